@@ -1,0 +1,64 @@
+# OpenGuru — the two commands: `make run` and `make test`. Everything else is optional.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+API_PORT ?= 8000
+UI_PORT ?= 3000
+MILVUS_PORT ?= 19530
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/openguru
+PYTEST := cd . && $(VENV)/bin/pytest -c backend/pyproject.toml --rootdir=.
+EVAL_ARGS ?=
+BENCH_ARGS ?=
+
+.PHONY: run test install install-dev frontend-install lint typecheck pytest eval bench fmt clean
+
+$(VENV)/bin/python:
+	python3 -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.runtime: $(VENV)/bin/python backend/requirements.txt
+	$(PIP) install -r backend/requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime backend/requirements-dev.txt
+	$(PIP) install -r backend/requirements-dev.txt
+	touch $@
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	touch $@
+
+install: $(VENV)/.runtime frontend/node_modules/.installed
+install-dev: $(VENV)/.dev frontend/node_modules/.installed
+
+## run: install, migrate, create the admin, start Milvus Lite + worker + beat + API + UI on loopback
+run: install
+	$(PY) backend/scripts/run_embedded.py --api-port $(API_PORT) --ui-port $(UI_PORT) --milvus-port $(MILVUS_PORT)
+
+## test: lint, format check, types, and the whole suite on PostgreSQL plus a SQLite smoke run
+test: install-dev
+	bash backend/scripts/services_up.sh
+	$(VENV)/bin/ruff check backend tests
+	$(VENV)/bin/ruff format --check backend tests
+	cd backend && ../$(VENV)/bin/mypy .
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite"
+	env -u DATABASE_URL $(PYTEST) tests -m sqlite
+
+lint:
+	$(VENV)/bin/ruff check backend tests
+	$(VENV)/bin/ruff format --check backend tests
+
+fmt:
+	$(VENV)/bin/ruff check --fix backend tests
+	$(VENV)/bin/ruff format backend tests
+
+eval: install-dev
+	$(PY) backend/manage.py eval $(EVAL_ARGS)
+
+bench: install-dev
+	bash backend/scripts/services_up.sh
+	$(PY) backend/scripts/bench.py $(BENCH_ARGS)
+
+clean:
+	rm -rf data reports/*.json reports/*.md reports/*.png

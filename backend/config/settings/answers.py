@@ -1,0 +1,9 @@
+"""Answer engine knobs; the per-deployment thresholds live in the singleton Settings row."""
+
+from config.env import env
+
+ANSWER_MODE = env.str("ANSWER_MODE", default="default")  # default | fast
+RETRIEVAL_CANDIDATES = env.int("RETRIEVAL_CANDIDATES", default=30)
+RETRIEVAL_TOP_TEXT = env.int("RETRIEVAL_TOP_TEXT", default=6)
+RETRIEVAL_TOP_CODE = env.int("RETRIEVAL_TOP_CODE", default=3)
+ASK_RATE_LIMIT_PER_MINUTE = env.int("ASK_RATE_LIMIT_PER_MINUTE", default=30)

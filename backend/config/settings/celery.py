@@ -1,0 +1,48 @@
+"""Celery: broker, queues, limits, beat schedule."""
+
+from celery.schedules import crontab
+
+from config.env import DATA_DIR, env
+
+# Unset: kombu's filesystem transport, which needs no server (embedded default for a bare laptop).
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _queue_dir = DATA_DIR / "broker"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue_dir / "queue"),
+        "data_folder_out": str(_queue_dir / "queue"),
+        "processed_folder": str(_queue_dir / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+# A task that dies with its worker (SIGKILL, OOM) goes back on the queue instead of being lost.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=3600)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=3900)
+CELERY_TASK_DEFAULT_QUEUE = "light"
+CELERY_TASK_ROUTES = {"openguru.sources.tasks.*": {"queue": "ingest"}}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+
+WEBSITE_RECRAWL_HOURS = env.int("WEBSITE_RECRAWL_HOURS", default=24)
+GITHUB_RESYNC_HOURS = env.int("GITHUB_RESYNC_HOURS", default=12)
+STUCK_PROCESSING_MINUTES = env.int("STUCK_PROCESSING_MINUTES", default=30)
+
+CELERY_BEAT_SCHEDULE = {
+    "pick-up-new-sources": {
+        "task": "openguru.sources.tasks.sources_enqueue_pending",
+        "schedule": 60.0,
+    },
+    "requeue-stuck-sources": {
+        "task": "openguru.sources.tasks.sources_requeue_stuck",
+        "schedule": 300.0,
+    },
+    "resync-sources": {
+        "task": "openguru.sources.tasks.sources_enqueue_due_resyncs",
+        "schedule": crontab(minute=7),
+    },
+}

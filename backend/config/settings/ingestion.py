@@ -1,0 +1,37 @@
+"""Ingestion: fetch limits, crawler safety, chunking."""
+
+from config.env import env
+
+# SSRF guard: private, loopback and link-local targets are refused unless allowed here.
+CRAWLER_ALLOW_LOOPBACK = env.bool("CRAWLER_ALLOW_LOOPBACK", default=False)
+CRAWLER_ALLOW_PRIVATE = env.bool("CRAWLER_ALLOW_PRIVATE", default=False)
+CRAWLER_USER_AGENT = env.str("CRAWLER_USER_AGENT", default="OpenGuruBot/0.1 (+self-hosted)")
+CRAWLER_MAX_PAGES = env.int("CRAWLER_MAX_PAGES", default=1000)
+CRAWLER_MAX_DEPTH = env.int("CRAWLER_MAX_DEPTH", default=10)
+CRAWLER_PAGE_MAX_BYTES = env.int("CRAWLER_PAGE_MAX_BYTES", default=5 * 1024 * 1024)
+CRAWLER_TIMEOUT_SECONDS = env.float("CRAWLER_TIMEOUT_SECONDS", default=20.0)
+CRAWLER_CONCURRENCY = env.int("CRAWLER_CONCURRENCY", default=4)
+
+FIRECRAWL_API_KEY = env.str("FIRECRAWL_API_KEY", default="")
+FIRECRAWL_API_URL = env.str("FIRECRAWL_API_URL", default="")
+
+YOUTUBE_TRANSCRIPT_LANGUAGES = env.list("YOUTUBE_TRANSCRIPT_LANGUAGES", default=["en"])
+# Where the transcript client connects; only tests point it at a loopback stand-in.
+YOUTUBE_BASE_URL = env.str("YOUTUBE_BASE_URL", default="https://www.youtube.com")
+
+GITHUB_MAX_FILE_BYTES = env.int("GITHUB_MAX_FILE_BYTES", default=10 * 1024 * 1024)
+GITHUB_CODE_EXTENSIONS = env.list(
+    "GITHUB_CODE_EXTENSIONS",
+    default=[
+        ".py", ".js", ".jsx", ".ts", ".tsx", ".go", ".rs", ".java", ".kt", ".rb", ".php", ".c",
+        ".h", ".cc", ".cpp", ".hpp", ".cs", ".swift", ".scala", ".sh", ".md", ".rst", ".txt",
+        ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini", ".gradle", ".sql", ".html", ".css",
+    ],
+)  # fmt: skip
+PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=50 * 1024 * 1024)
+SOURCE_TEXT_MAX_BYTES = env.int("SOURCE_TEXT_MAX_BYTES", default=10 * 1024 * 1024)
+
+# Chunking: 0 means "derive from the embedder's input window" (see openguru.sources.chunking).
+CHUNK_SIZE_TOKENS = env.int("CHUNK_SIZE_TOKENS", default=0)
+CHUNK_OVERLAP_TOKENS = env.int("CHUNK_OVERLAP_TOKENS", default=32)
+CHUNK_MIN_CHARS = env.int("CHUNK_MIN_CHARS", default=40)

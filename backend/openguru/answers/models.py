@@ -1,0 +1,83 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from openguru.core.models import TimeStampedModel
+from openguru.gurus.models import Guru
+
+
+class Binge(TimeStampedModel):
+    """A follow-up conversation: questions asked on top of a root question."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="binges")
+    root_question = models.ForeignKey(
+        "answers.Question", on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+
+
+class Question(TimeStampedModel):
+    class Source(models.TextChoices):
+        USER = "USER"
+        API = "API"
+        WIDGET = "WIDGET"
+        SLACK = "SLACK"
+        DISCORD = "DISCORD"
+
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="questions")
+    slug = models.SlugField(max_length=200)
+    question = models.TextField()  # prettified
+    user_question = models.TextField()
+    content = models.TextField(blank=True, default="")  # markdown answer
+    description = models.CharField(max_length=300, blank=True, default="")
+    user_intent = models.CharField(max_length=300, blank=True, default="")
+    answer_length = models.PositiveIntegerField(default=0)
+    trust_score = models.FloatField(default=0.0)
+    references = models.JSONField(default=list, blank=True)  # [{title, link, icon}]
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.USER)
+    parent = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="children"
+    )
+    binge = models.ForeignKey(
+        Binge, on_delete=models.CASCADE, null=True, blank=True, related_name="questions"
+    )
+    cited_source_ids = models.JSONField(default=list, blank=True)
+    extractive = models.BooleanField(default=False)  # answered without an LLM
+    llm_model = models.CharField(max_length=200, blank=True, default="")
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    latency_ms = models.PositiveIntegerField(default=0)
+    trace = models.JSONField(default=dict, blank=True)  # retrieval candidates, scores, round trips
+    stale = models.BooleanField(default=False, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["guru", "slug"],
+                condition=models.Q(binge__isnull=True),
+                name="unique_question_slug_per_guru",
+            ),
+            models.UniqueConstraint(
+                fields=["binge", "slug"],
+                condition=models.Q(binge__isnull=False),
+                name="unique_question_slug_per_binge",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class OutOfContextQuestion(TimeStampedModel):
+    """A question the trust gate refused: what users ask that the sources don't cover."""
+
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="out_of_context")
+    user_question = models.TextField()
+    source = models.CharField(max_length=16, choices=Question.Source.choices, default="USER")
+    best_score = models.FloatField(default=0.0)
+    trace = models.JSONField(default=dict, blank=True)

@@ -1,0 +1,85 @@
+"""The one domain error type. Services raise it; `exception_handler` maps it to HTTP."""
+
+from enum import StrEnum
+from http import HTTPStatus
+
+
+class ErrorCode(StrEnum):
+    # Request problems
+    INVALID_INPUT = "invalid_input"
+    MALFORMED_JSON = "malformed_json"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    NOT_FOUND = "not_found"
+    GURU_NOT_FOUND = "guru_not_found"
+    SOURCE_NOT_FOUND = "source_not_found"
+    QUESTION_NOT_FOUND = "question_not_found"
+    CONFLICT = "conflict"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    # Auth
+    NOT_AUTHENTICATED = "not_authenticated"
+    PERMISSION_DENIED = "permission_denied"
+    API_KEY_LIMIT = "api_key_limit"
+    RATE_LIMITED = "rate_limited"
+    # Ingestion (user-facing reasons stored on a failed source)
+    FETCH_FAILED = "fetch_failed"
+    URL_NOT_ALLOWED = "url_not_allowed"
+    FILE_TOO_LARGE = "file_too_large"
+    INVALID_FILE = "invalid_file"
+    NO_TRANSCRIPT = "no_transcript"
+    REPO_NOT_FOUND = "repo_not_found"
+    NOTHING_TO_INDEX = "nothing_to_index"
+    # Providers
+    PROVIDER_UNAVAILABLE = "provider_unavailable"
+    PROVIDER_ERROR = "provider_error"
+    NOT_CONFIGURED = "not_configured"
+    INTERNAL = "internal_error"
+
+
+_STATUS = {
+    ErrorCode.INVALID_INPUT: HTTPStatus.BAD_REQUEST,
+    ErrorCode.MALFORMED_JSON: HTTPStatus.BAD_REQUEST,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.NOT_FOUND: HTTPStatus.NOT_FOUND,
+    ErrorCode.GURU_NOT_FOUND: HTTPStatus.NOT_FOUND,
+    ErrorCode.SOURCE_NOT_FOUND: HTTPStatus.NOT_FOUND,
+    ErrorCode.QUESTION_NOT_FOUND: HTTPStatus.NOT_FOUND,
+    ErrorCode.CONFLICT: HTTPStatus.CONFLICT,
+    ErrorCode.METHOD_NOT_ALLOWED: HTTPStatus.METHOD_NOT_ALLOWED,
+    ErrorCode.NOT_AUTHENTICATED: HTTPStatus.UNAUTHORIZED,
+    ErrorCode.PERMISSION_DENIED: HTTPStatus.FORBIDDEN,
+    ErrorCode.API_KEY_LIMIT: HTTPStatus.BAD_REQUEST,
+    ErrorCode.RATE_LIMITED: HTTPStatus.TOO_MANY_REQUESTS,
+    ErrorCode.URL_NOT_ALLOWED: HTTPStatus.BAD_REQUEST,
+    ErrorCode.FILE_TOO_LARGE: HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+    ErrorCode.INVALID_FILE: HTTPStatus.BAD_REQUEST,
+    ErrorCode.PROVIDER_UNAVAILABLE: HTTPStatus.SERVICE_UNAVAILABLE,
+    ErrorCode.PROVIDER_ERROR: HTTPStatus.BAD_GATEWAY,
+    ErrorCode.NOT_CONFIGURED: HTTPStatus.SERVICE_UNAVAILABLE,
+}
+
+
+class DomainError(Exception):
+    """An error a user may see: a stable `code` and a human `msg` (never a stack trace)."""
+
+    def __init__(self, code: ErrorCode, msg: str, *, detail: object = None) -> None:
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+        self.detail = detail
+
+    @property
+    def http_status(self) -> int:
+        return int(_STATUS.get(self.code, HTTPStatus.BAD_REQUEST))
+
+    def as_dict(self) -> dict[str, object]:
+        body: dict[str, object] = {"code": str(self.code), "msg": self.msg}
+        if self.detail is not None:
+            body["detail"] = self.detail
+        return body
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.msg}"
+
+
+class TransientError(DomainError):
+    """A failure worth retrying (timeouts, 5xx, overload). Tasks retry it with backoff."""

@@ -1,0 +1,69 @@
+"""Map every API error to `{"code", "msg"}` JSON. Unknown exceptions are logged, never shown."""
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+
+from openguru.core.errors import DomainError, ErrorCode
+
+logger = logging.getLogger(__name__)
+
+_DRF_CODES: list[tuple[type[exceptions.APIException], ErrorCode, str]] = [
+    (exceptions.ParseError, ErrorCode.MALFORMED_JSON, "The request body is not valid JSON."),
+    (exceptions.NotAuthenticated, ErrorCode.NOT_AUTHENTICATED, "Sign in or send an admin token."),
+    (exceptions.AuthenticationFailed, ErrorCode.NOT_AUTHENTICATED, "The credentials are invalid."),
+    (exceptions.PermissionDenied, ErrorCode.PERMISSION_DENIED, "You may not do this."),
+    (exceptions.NotFound, ErrorCode.NOT_FOUND, "Not found."),
+    (exceptions.MethodNotAllowed, ErrorCode.METHOD_NOT_ALLOWED, "This method is not allowed here."),
+    (exceptions.UnsupportedMediaType, ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type."),
+    (exceptions.Throttled, ErrorCode.RATE_LIMITED, "Too many requests; try again shortly."),
+]
+
+
+def error_response(error: DomainError) -> Response:
+    return Response(error.as_dict(), status=error.http_status)
+
+
+def _first_message(detail: Any) -> str:
+    if isinstance(detail, dict):
+        field, value = next(iter(detail.items()))
+        inner = _first_message(value)
+        return inner if field == "non_field_errors" else f"{field}: {inner}"
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    return str(detail)
+
+
+def to_domain_error(exc: Exception) -> DomainError | None:
+    if isinstance(exc, DomainError):
+        return exc
+    if isinstance(exc, Http404):
+        return DomainError(ErrorCode.NOT_FOUND, "Not found.")
+    if isinstance(exc, PermissionDenied):
+        return DomainError(ErrorCode.PERMISSION_DENIED, "You may not do this.")
+    if isinstance(exc, ValidationError):
+        return DomainError(ErrorCode.INVALID_INPUT, "; ".join(exc.messages))
+    if isinstance(exc, exceptions.ValidationError):
+        return DomainError(ErrorCode.INVALID_INPUT, _first_message(exc.detail), detail=exc.detail)
+    for drf_type, code, msg in _DRF_CODES:
+        if isinstance(exc, drf_type):
+            return DomainError(code, msg)
+    if isinstance(exc, exceptions.APIException):
+        return DomainError(ErrorCode.INVALID_INPUT, str(exc.detail))
+    return None
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    error = to_domain_error(exc)
+    if error is None:
+        logger.exception("Unhandled error in %s", context.get("view"))
+        error = DomainError(ErrorCode.INTERNAL, "Something went wrong on our side.")
+        return Response(error.as_dict(), status=500)
+    response = error_response(error)
+    if isinstance(exc, exceptions.Throttled) and exc.wait:
+        response["Retry-After"] = str(int(exc.wait))
+    return response

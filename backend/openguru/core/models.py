@@ -1,0 +1,33 @@
+from django.db import models
+
+
+class TimeStampedModel(models.Model):
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class PlatformSettings(models.Model):
+    """Deployment-wide thresholds an admin tunes at run time. Exactly one row (pk=1)."""
+
+    rerank_threshold = models.FloatField(default=0.1)
+    trust_score_threshold = models.FloatField(default=0.35)
+    # Contexts scoring below (best - margin) are dropped even when above the threshold.
+    trust_score_margin = models.FloatField(default=0.3)
+    similar_question_threshold = models.FloatField(default=0.95)
+    widget_answer_max_length = models.PositiveIntegerField(default=1200)
+    answer_cache_enabled = models.BooleanField(default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "settings"
+        verbose_name_plural = "settings"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.pk = 1
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return "Platform settings"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GurusConfig(AppConfig):
+    name = "openguru.gurus"
+    label = "gurus"

@@ -1,0 +1,30 @@
+from django.core.validators import RegexValidator
+from django.db import models
+
+from openguru.core.models import TimeStampedModel
+
+slug_validator = RegexValidator(
+    r"^[a-z0-9]+(?:-[a-z0-9]+)*$", "Use lowercase letters, digits and single hyphens."
+)
+
+
+class Guru(TimeStampedModel):
+    slug = models.SlugField(max_length=64, unique=True, validators=[slug_validator])
+    name = models.CharField(max_length=100)
+    domain_knowledge = models.CharField(max_length=200, blank=True, default="")
+    custom_instruction = models.TextField(blank=True, default="")
+    icon_url = models.URLField(blank=True, default="")
+    base_color = models.CharField(max_length=16, default="#1f6feb")
+    light_color = models.CharField(max_length=16, default="#e8f0fe")
+    active = models.BooleanField(default=True)
+    # Fixed at creation: vectors of different models or sizes cannot share a collection.
+    embedding_model = models.CharField(max_length=200)
+    embedding_dimension = models.PositiveIntegerField()
+    collection_name = models.CharField(max_length=128, unique=True)
+    summary = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.slug

@@ -1,0 +1,81 @@
+import logging
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.naming import collection_name_for
+
+logger = logging.getLogger(__name__)
+
+EDITABLE_FIELDS = {
+    "name",
+    "domain_knowledge",
+    "custom_instruction",
+    "icon_url",
+    "base_color",
+    "light_color",
+    "active",
+}
+
+
+def guru_create(
+    *,
+    slug: str,
+    name: str,
+    domain_knowledge: str = "",
+    custom_instruction: str = "",
+    icon_url: str = "",
+    base_color: str | None = None,
+    light_color: str | None = None,
+) -> Guru:
+    embedder = get_embedder()
+    guru = Guru(
+        slug=slug,
+        name=name,
+        domain_knowledge=domain_knowledge,
+        custom_instruction=custom_instruction,
+        icon_url=icon_url,
+        embedding_model=embedder.model_name,
+        embedding_dimension=embedder.dimension,
+        collection_name=collection_name_for(slug),
+    )
+    if base_color:
+        guru.base_color = base_color
+    if light_color:
+        guru.light_color = light_color
+    guru.full_clean(exclude=["collection_name"])
+    try:
+        with transaction.atomic():
+            guru.save()
+    except IntegrityError as exc:
+        raise DomainError(ErrorCode.CONFLICT, f"A guru named '{slug}' already exists.") from exc
+    get_vector_store().create_collection(guru.collection_name, dimension=guru.embedding_dimension)
+    return guru
+
+
+def guru_update(*, guru: Guru, data: dict[str, Any]) -> Guru:
+    unknown = set(data) - EDITABLE_FIELDS
+    if unknown:
+        raise DomainError(ErrorCode.INVALID_INPUT, f"Cannot change: {', '.join(sorted(unknown))}.")
+    for field, value in data.items():
+        setattr(guru, field, value)
+    guru.full_clean()
+    guru.save()
+    return guru
+
+
+def guru_delete(*, guru: Guru) -> None:
+    collection = guru.collection_name
+    files = [source.file for source in guru.sources.all() if source.file]
+    guru.delete()
+
+    def _cleanup() -> None:
+        get_vector_store().drop_collection(collection)
+        for stored in files:
+            stored.delete(save=False)
+
+    transaction.on_commit(_cleanup)

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from openguru.gurus.apis import GuruDetailApi, GuruListApi
+
+urlpatterns = [
+    path("gurus/", GuruListApi.as_view(), name="guru-list"),
+    path("gurus/<slug:slug>/", GuruDetailApi.as_view(), name="guru-detail"),
+]

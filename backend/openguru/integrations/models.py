@@ -1,0 +1,73 @@
+from django.conf import settings
+from django.db import models
+
+from openguru.core.models import TimeStampedModel
+from openguru.gurus.models import Guru
+
+MAX_USER_API_KEYS = 5
+
+
+class APIKey(TimeStampedModel):
+    """An `X-API-KEY` credential. Only a SHA-256 of the key is stored; the prefix identifies it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys"
+    )
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=16, db_index=True)
+    hashed_key = models.CharField(max_length=64, unique=True)
+    integration = models.BooleanField(default=False)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+
+class WidgetId(TimeStampedModel):
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="widget_ids")
+    key = models.CharField(max_length=64, unique=True)
+    # e.g. "https://docs.example.com", "*.example.com", "http://localhost:*"; empty: any domain.
+    domain_pattern = models.CharField(max_length=300, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"{self.guru.slug}:{self.domain_pattern or '*'}"
+
+
+class Integration(TimeStampedModel):
+    class Type(models.TextChoices):
+        SLACK = "SLACK"
+        DISCORD = "DISCORD"
+
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="integrations")
+    type = models.CharField(max_length=16, choices=Type.choices)
+    external_id = models.CharField(max_length=200)  # Slack team id / Discord guild id
+    workspace_name = models.CharField(max_length=200, blank=True, default="")
+    access_token = models.TextField(blank=True, default="")
+    refresh_token = models.TextField(blank=True, default="")
+    channels = models.JSONField(default=list, blank=True)  # [{"id", "name", "allowed"}]
+    api_key = models.OneToOneField(
+        APIKey, on_delete=models.SET_NULL, null=True, blank=True, related_name="owner_integration"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["type", "external_id", "guru"], name="unique_integration_per_guru"
+            )
+        ]
+
+
+class Thread(TimeStampedModel):
+    """An integration thread (Slack thread ts, Discord thread id) mapped to a binge."""
+
+    integration = models.ForeignKey(Integration, on_delete=models.CASCADE, related_name="threads")
+    thread_id = models.CharField(max_length=200)
+    channel_id = models.CharField(max_length=200)
+    binge = models.ForeignKey("answers.Binge", on_delete=models.CASCADE, related_name="threads")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["integration", "channel_id", "thread_id"], name="unique_thread"
+            )
+        ]

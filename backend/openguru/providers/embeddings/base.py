@@ -1,0 +1,26 @@
+"""The embedder interface. Sync: embedding is CPU/IO work run in workers or threads."""
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    @property
+    def max_input_tokens(self) -> int:
+        """Tokens the model reads per input; text past this is silently truncated by the model."""
+        ...
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens `text` costs in this model's window (exact where a tokenizer is at hand)."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def embed_query(self, text: str) -> list[float]: ...

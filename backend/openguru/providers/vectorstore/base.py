@@ -1,0 +1,86 @@
+"""The vector store interface: one collection per guru.
+
+Every field a query filters or deletes on (source id, chunk hash, type) is a top-level scalar
+field; the JSON `metadata` is only returned, never filtered (filters on JSON cost seconds).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    id: str
+    vector: Sequence[float]
+    text: str
+    source_id: int
+    chunk_hash: str
+    type: str  # "text" | "code" | "faq" ...
+    metadata: dict[str, Any] = field(default_factory=dict)  # title, link, heading path, page...
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    id: str
+    text: str
+    source_id: int
+    chunk_hash: str
+    type: str
+    metadata: dict[str, Any]
+    score: float  # dense: cosine similarity; bm25: BM25 score (>0); hybrid: RRF score
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    source_ids: Sequence[int] | None = None
+    types: Sequence[str] | None = None
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    def ping(self) -> None:
+        """Raise if the store cannot be reached."""
+        ...
+
+    def has_collection(self, name: str) -> bool: ...
+
+    def create_collection(self, name: str, *, dimension: int) -> None:
+        """Idempotent."""
+        ...
+
+    def drop_collection(self, name: str) -> None:
+        """Idempotent."""
+        ...
+
+    def rename_collection(self, old: str, new: str) -> None: ...
+
+    def upsert(self, name: str, chunks: Sequence[ChunkRecord]) -> None: ...
+
+    def delete(self, name: str, *, source_id: int, chunk_hashes: Sequence[str] | None = None) -> int:
+        """Delete a source's chunks (all, or only those hashes); returns how many were deleted."""
+        ...
+
+    def chunk_hashes(self, name: str, *, source_id: int) -> set[str]: ...
+
+    def count(self, name: str, *, source_id: int | None = None) -> int: ...
+
+    def search_dense(
+        self, name: str, vector: Sequence[float], *, limit: int, where: SearchFilter | None = None
+    ) -> list[SearchHit]: ...
+
+    def search_bm25(
+        self, name: str, text: str, *, limit: int, where: SearchFilter | None = None
+    ) -> list[SearchHit]: ...
+
+    def search_hybrid(
+        self,
+        name: str,
+        vector: Sequence[float],
+        text: str,
+        *,
+        limit: int,
+        where: SearchFilter | None = None,
+    ) -> list[SearchHit]:
+        """Dense + BM25 fused with reciprocal-rank fusion inside the store."""
+        ...

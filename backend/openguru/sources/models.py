@@ -1,0 +1,62 @@
+from django.db import models
+
+from openguru.core.models import TimeStampedModel
+from openguru.gurus.models import Guru
+
+
+class DataSource(TimeStampedModel):
+    class Type(models.TextChoices):
+        WEBSITE = "website"
+        PDF = "pdf"
+        YOUTUBE = "youtube"
+        GITHUB_REPO = "github_repo"
+        TEXT = "text"
+        FAQ = "faq"
+
+    class Status(models.TextChoices):
+        NOT_PROCESSED = "NOT_PROCESSED"
+        PROCESSING = "PROCESSING"
+        SUCCESS = "SUCCESS"
+        FAILED = "FAILED"
+
+    class CrawlMode(models.TextChoices):
+        SINGLE = "single"
+        CRAWL = "crawl"
+        SITEMAP = "sitemap"
+
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="sources")
+    type = models.CharField(max_length=16, choices=Type.choices)
+    url = models.CharField(max_length=2000)
+    title = models.CharField(max_length=500, blank=True, default="")
+    file = models.FileField(upload_to="sources/%Y/%m/", blank=True, default="")
+    content = models.TextField(blank=True, default="")  # text and FAQ sources keep their body here
+    options = models.JSONField(default=dict, blank=True)  # crawl depth/limits, include/exclude, ...
+    crawl_mode = models.CharField(max_length=16, choices=CrawlMode.choices, default="single")
+    private = models.BooleanField(default=False)
+
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.NOT_PROCESSED, db_index=True
+    )
+    error = models.TextField(blank=True, default="")  # internal detail, for admins and logs
+    user_error = models.CharField(max_length=500, blank=True, default="")
+    progress = models.JSONField(default=dict, blank=True)  # pages/chunks counters while running
+    last_result = models.JSONField(default=dict, blank=True)  # counters of the last finished run
+    chunk_count = models.PositiveIntegerField(default=0)
+    summary = models.TextField(blank=True, default="")
+
+    # Claim: a worker sets these when it takes the source; a stale claim is requeued by beat.
+    claimed_by = models.CharField(max_length=200, blank=True, default="")
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_indexed_at = models.DateTimeField(null=True, blank=True)
+    reindex_count = models.PositiveIntegerField(default=0)
+    # Validators and cache headers of fetched pages: {url: {"etag", "last_modified", "hash"}}.
+    fetch_state = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["guru", "url"], name="unique_source_url_per_guru")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type}:{self.url}"

@@ -1,0 +1,129 @@
+"""`make run`: the whole platform on embedded defaults, on loopback, stopped cleanly by Ctrl-C.
+
+Starts, in order: the Milvus Lite server, migrations and the first admin, the Celery worker and
+beat, the Django ASGI server (uvicorn) and the Next.js UI. Every child runs in its own process
+group so Ctrl-C stops the whole tree and nothing is left behind.
+"""
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BACKEND = Path(__file__).resolve().parent.parent
+REPO = BACKEND.parent
+sys.path.insert(0, str(BACKEND))
+
+VENV_BIN = Path(sys.executable).parent
+
+
+def _parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--api-port", type=int, default=8000)
+    parser.add_argument("--ui-port", type=int, default=3000)
+    parser.add_argument("--milvus-port", type=int, default=19530)
+    return parser.parse_args()
+
+
+class Supervisor:
+    def __init__(self) -> None:
+        self.children: list[tuple[str, subprocess.Popen]] = []
+
+    def spawn(self, name: str, argv: list[str], *, cwd: Path, env: dict[str, str]) -> None:
+        process = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True)
+        self.children.append((name, process))
+
+    def adopt(self, name: str, process: subprocess.Popen) -> None:
+        self.children.append((name, process))
+
+    def stop(self) -> None:
+        # Reverse order: the UI and API go first, the vector store last.
+        for _name, process in reversed(self.children):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for _name, process in reversed(self.children):
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+    def watch(self) -> None:
+        while True:
+            for name, process in self.children:
+                if process.poll() is not None:
+                    print(f"\n{name} exited with code {process.returncode}; stopping.", flush=True)
+                    return
+            time.sleep(0.5)
+
+
+def _manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=BACKEND, env=env, check=True
+    )
+
+
+def main() -> int:
+    args = _parse()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.setdefault("MILVUS_URI", f"http://127.0.0.1:{args.milvus_port}")
+    env.setdefault("NEXT_PUBLIC_API_URL", f"http://127.0.0.1:{args.api_port}")
+    env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{args.api_port}")
+
+    from config.env import env as settings_env
+
+    data_dir = Path(settings_env.str("OPENGURU_DATA_DIR", default=str(REPO / "data")))
+    supervisor = Supervisor()
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        if env["MILVUS_URI"] == f"http://127.0.0.1:{args.milvus_port}":
+            from openguru.providers.vectorstore.lite_server import start_lite_server
+
+            milvus_data = Path(
+                settings_env.str("MILVUS_LITE_DATA", default=str(data_dir / "milvus" / "openguru.db"))
+            )
+            print(f"Milvus Lite on 127.0.0.1:{args.milvus_port} ({milvus_data})", flush=True)
+            supervisor.adopt("milvus", start_lite_server(data_file=milvus_data, port=args.milvus_port))
+        _manage(env, "migrate", "--no-input", "-v", "0")
+        _manage(env, "bootstrap_admin")
+        celery = [str(VENV_BIN / "celery"), "-A", "config"]
+        supervisor.spawn(
+            "worker",
+            [*celery, "worker", "-Q", "ingest,light", "--concurrency", "1", "-l", "INFO"],
+            cwd=BACKEND,
+            env=env,
+        )
+        supervisor.spawn("beat", [*celery, "beat", "-l", "WARNING"], cwd=BACKEND, env=env)
+        supervisor.spawn(
+            "api",
+            [str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(args.api_port), "--log-level", "warning"],
+            cwd=BACKEND,
+            env=env,
+        )  # fmt: skip
+        supervisor.spawn(
+            "ui",
+            ["npx", "next", "dev", "--hostname", "127.0.0.1", "--port", str(args.ui_port)],
+            cwd=REPO / "frontend",
+            env=env,
+        )
+        print(
+            f"\nOpenGuru is starting:\n  UI      http://127.0.0.1:{args.ui_port}\n"
+            f"  API     http://127.0.0.1:{args.api_port}/api/health/\n"
+            f"  Admin   http://127.0.0.1:{args.api_port}/admin/\nPress Ctrl-C to stop.\n",
+            flush=True,
+        )
+        supervisor.watch()
+    except KeyboardInterrupt:
+        print("\nStopping…", flush=True)
+    finally:
+        supervisor.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
