@@ -62,9 +62,7 @@ class Supervisor:
 
 
 def _manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=BACKEND, env=env, check=True
-    )
+    subprocess.run([sys.executable, "manage.py", *args], cwd=BACKEND, env=env, check=True)
 
 
 def main() -> int:
@@ -84,10 +82,14 @@ def main() -> int:
             from openguru.providers.vectorstore.lite_server import start_lite_server
 
             milvus_data = Path(
-                settings_env.str("MILVUS_LITE_DATA", default=str(data_dir / "milvus" / "openguru.db"))
+                settings_env.str(
+                    "MILVUS_LITE_DATA", default=str(data_dir / "milvus" / "openguru.db")
+                )
             )
             print(f"Milvus Lite on 127.0.0.1:{args.milvus_port} ({milvus_data})", flush=True)
-            supervisor.adopt("milvus", start_lite_server(data_file=milvus_data, port=args.milvus_port))
+            supervisor.adopt(
+                "milvus", start_lite_server(data_file=milvus_data, port=args.milvus_port)
+            )
         _manage(env, "migrate", "--no-input", "-v", "0")
         _manage(env, "bootstrap_admin")
         celery = [str(VENV_BIN / "celery"), "-A", "config"]

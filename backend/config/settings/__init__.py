@@ -61,12 +61,11 @@ TEMPLATES = [
 
 # SQLite under the data directory unless DATABASE_URL points elsewhere (PostgreSQL in production).
 DATABASES = {
-    "default": env.db_url(
-        "DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'openguru.sqlite3'}"
-    )
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'openguru.sqlite3'}")
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL + a busy timeout let the web process and the worker share the file without "database is locked".
+    # WAL and a busy timeout let the web process and the worker share the file without
+    # "database is locked" errors.
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL;",

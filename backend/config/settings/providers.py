@@ -2,7 +2,7 @@
 
 from config.env import DATA_DIR, env
 
-# --- LLM -------------------------------------------------------------------------------------------
+# --- LLM
 # "auto" picks OpenAI-compatible when OPENAI_API_KEY or OPENAI_BASE_URL is set, Gemini when
 # GEMINI_API_KEY is set, and otherwise no LLM (extractive answers).
 LLM_PROVIDER = env.str("LLM_PROVIDER", default="auto")  # auto | openai | gemini | fake | none
@@ -15,7 +15,7 @@ GEMINI_BASE_URL = env.str("GEMINI_BASE_URL", default="")
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=60.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=1)
 
-# --- Embeddings ------------------------------------------------------------------------------------
+# --- Embeddings
 EMBEDDING_PROVIDER = env.str("EMBEDDING_PROVIDER", default="local")  # local | openai | tei | fake
 EMBEDDING_MODEL = env.str("EMBEDDING_MODEL", default="all-MiniLM-L6-v2")
 EMBED_API_URL = env.str("EMBED_API_URL", default="")
@@ -23,11 +23,11 @@ EMBED_API_KEY = env.str("EMBED_API_KEY", default="")
 EMBEDDING_DIMENSION = env.int("EMBEDDING_DIMENSION", default=0)  # 0: ask the provider
 EMBEDDING_BATCH_SIZE = env.int("EMBEDDING_BATCH_SIZE", default=32)
 
-# --- Reranker (optional) ---------------------------------------------------------------------------
+# --- Reranker (optional)
 RERANK_API_URL = env.str("RERANK_API_URL", default="")
 RERANK_API_KEY = env.str("RERANK_API_KEY", default="")
 
-# --- Vector store ----------------------------------------------------------------------------------
+# --- Vector store
 # Unset: `make run` starts the embedded Milvus Lite server on this loopback address.
 MILVUS_URI = env.str("MILVUS_URI", default="http://127.0.0.1:19530")
 MILVUS_TOKEN = env.str("MILVUS_TOKEN", default="")

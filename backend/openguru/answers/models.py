@@ -45,7 +45,9 @@ class Question(TimeStampedModel):
     binge = models.ForeignKey(
         Binge, on_delete=models.CASCADE, null=True, blank=True, related_name="questions"
     )
-    cited_source_ids = models.JSONField(default=list, blank=True)
+    cited_sources = models.ManyToManyField(
+        "sources.DataSource", blank=True, related_name="citing_questions"
+    )
     extractive = models.BooleanField(default=False)  # answered without an LLM
     llm_model = models.CharField(max_length=200, blank=True, default="")
     prompt_tokens = models.PositiveIntegerField(default=0)

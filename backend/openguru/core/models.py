@@ -25,9 +25,9 @@ class PlatformSettings(models.Model):
         verbose_name = "settings"
         verbose_name_plural = "settings"
 
+    def __str__(self) -> str:
+        return "Platform settings"
+
     def save(self, *args: object, **kwargs: object) -> None:
         self.pk = 1
         super().save(*args, **kwargs)  # type: ignore[arg-type]
-
-    def __str__(self) -> str:
-        return "Platform settings"

@@ -60,3 +60,21 @@ class DataSource(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.type}:{self.url}"
+
+
+class EmbeddingCacheEntry(models.Model):
+    """A vector computed once per (model, text hash): moved or repeated text is not re-embedded."""
+
+    model = models.CharField(max_length=200)
+    text_hash = models.CharField(max_length=64)
+    vector = models.BinaryField()  # float32 little-endian
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["model", "text_hash"], name="unique_embedding_per_model"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.model}:{self.text_hash[:12]}"

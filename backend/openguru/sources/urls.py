@@ -1,3 +1,17 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from openguru.sources.apis import SourceDetailApi, SourceListApi, SourceReindexApi
+
+urlpatterns = [
+    path("gurus/<slug:slug>/sources/", SourceListApi.as_view(), name="source-list"),
+    path(
+        "gurus/<slug:slug>/sources/<int:source_id>/",
+        SourceDetailApi.as_view(),
+        name="source-detail",
+    ),
+    path(
+        "gurus/<slug:slug>/sources/<int:source_id>/reindex/",
+        SourceReindexApi.as_view(),
+        name="source-reindex",
+    ),
+]

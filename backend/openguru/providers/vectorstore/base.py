@@ -57,7 +57,9 @@ class VectorStore(Protocol):
 
     def upsert(self, name: str, chunks: Sequence[ChunkRecord]) -> None: ...
 
-    def delete(self, name: str, *, source_id: int, chunk_hashes: Sequence[str] | None = None) -> int:
+    def delete(
+        self, name: str, *, source_id: int, chunk_hashes: Sequence[str] | None = None
+    ) -> int:
         """Delete a source's chunks (all, or only those hashes); returns how many were deleted."""
         ...
 

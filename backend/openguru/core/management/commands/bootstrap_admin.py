@@ -27,4 +27,6 @@ class Command(BaseCommand):
         else:
             self.stdout.write("An admin user already exists; sign in with its password.")
         if settings.ADMIN_TOKEN:
-            self.stdout.write("Scripts may also send 'Authorization: Bearer $OPENGURU_ADMIN_TOKEN'.")
+            self.stdout.write(
+                "Scripts may also send 'Authorization: Bearer $OPENGURU_ADMIN_TOKEN'."
+            )

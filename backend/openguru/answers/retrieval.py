@@ -1,0 +1,123 @@
+"""Candidate retrieval: dense and BM25 searches in the guru's Milvus collection, fused with
+reciprocal-rank fusion across modes and query variants, optionally reranked.
+
+Every candidate also gets its cosine similarity to the query (a calibrated relevance signal for
+the trust gate), including candidates only BM25 found: their vectors come from the embedding
+cache, keyed by the same chunk hash the indexer used.
+"""
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from openguru.providers.embeddings.base import Embedder
+from openguru.providers.rerank.base import Reranker
+from openguru.providers.vectorstore.base import SearchFilter, SearchHit, VectorStore
+from openguru.sources.embedding_cache import cached_vectors
+
+Mode = Literal["dense", "bm25", "hybrid", "hybrid_rerank"]
+MODES: tuple[Mode, ...] = ("dense", "bm25", "hybrid", "hybrid_rerank")
+RRF_K = 60
+
+
+@dataclass
+class Candidate:
+    hit: SearchHit
+    fused: float = 0.0  # reciprocal-rank fusion score (ordering only, not calibrated)
+    dense: float | None = None  # cosine similarity to the (first) query, in [-1, 1]
+    rerank: float | None = None  # reranker relevance in [0, 1]
+    found_by: list[str] = field(default_factory=list)
+
+    @property
+    def relevance(self) -> float:
+        """Calibrated relevance in [0, 1]: the reranker's when present, else the cosine."""
+        if self.rerank is not None:
+            return self.rerank
+        return max(0.0, min(1.0, self.dense or 0.0))
+
+
+@dataclass
+class RetrievalResult:
+    candidates: list[Candidate]
+    timings_ms: dict[str, float]
+    mode: Mode
+
+
+def _rrf(ranked_lists: Sequence[tuple[str, Sequence[SearchHit]]]) -> list[Candidate]:
+    by_id: dict[str, Candidate] = {}
+    for label, hits in ranked_lists:
+        for rank, hit in enumerate(hits):
+            candidate = by_id.setdefault(hit.id, Candidate(hit=hit))
+            candidate.fused += 1.0 / (RRF_K + rank + 1)
+            candidate.found_by.append(label)
+            if label.startswith("dense"):
+                candidate.dense = max(candidate.dense or -1.0, hit.score)
+    return sorted(by_id.values(), key=lambda c: c.fused, reverse=True)
+
+
+def _fill_cosine(candidates: list[Candidate], query_vector: np.ndarray, model: str) -> None:
+    missing = [c for c in candidates if c.dense is None]
+    if not missing:
+        return
+    vectors = cached_vectors(model=model, text_hashes=[c.hit.chunk_hash for c in missing])
+    for candidate in missing:
+        vector = vectors.get(candidate.hit.chunk_hash)
+        if vector is not None:
+            candidate.dense = float(np.dot(query_vector, vector) / _norm(vector, query_vector))
+
+
+def _norm(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.linalg.norm(a) * np.linalg.norm(b)) or 1.0
+
+
+def retrieve(
+    *,
+    collection: str,
+    queries: Sequence[str],
+    mode: Mode,
+    limit: int,
+    embedder: Embedder,
+    store: VectorStore,
+    reranker: Reranker | None = None,
+    where: SearchFilter | None = None,
+    rerank_top: int = 30,
+) -> RetrievalResult:
+    """Ranked candidates for the query variants (the first variant is the user's own words)."""
+    queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    vectors = [embedder.embed_query(q) for q in queries] if mode != "bm25" else []
+    timings["embed_ms"] = (time.perf_counter() - started) * 1000
+
+    started = time.perf_counter()
+    ranked: list[tuple[str, Sequence[SearchHit]]] = []
+    for i, query in enumerate(queries):
+        if mode != "bm25":
+            ranked.append(
+                (f"dense{i}", store.search_dense(collection, vectors[i], limit=limit, where=where))
+            )
+        if mode != "dense":
+            ranked.append(
+                (f"bm25{i}", store.search_bm25(collection, query, limit=limit, where=where))
+            )
+    candidates = _rrf(ranked)[:limit]
+    timings["search_ms"] = (time.perf_counter() - started) * 1000
+
+    if candidates and queries:
+        query_vector = np.asarray(vectors[0] if vectors else embedder.embed_query(queries[0]))
+        _fill_cosine(candidates, query_vector, embedder.model_name)
+    if mode == "hybrid_rerank" and reranker is not None and candidates:
+        started = time.perf_counter()
+        _rerank(candidates, queries[0], reranker, top=rerank_top)
+        candidates.sort(key=lambda c: (c.rerank is not None, c.rerank or 0.0), reverse=True)
+        timings["rerank_ms"] = (time.perf_counter() - started) * 1000
+    return RetrievalResult(candidates=candidates, timings_ms=timings, mode=mode)
+
+
+def _rerank(candidates: list[Candidate], query: str, reranker: Reranker, *, top: int) -> None:
+    head = candidates[:top]
+    for result in reranker.rerank(query, [c.hit.text for c in head]):
+        head[result.index].rerank = result.score

@@ -1,0 +1,91 @@
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from openguru.gurus.selectors import guru_get
+from openguru.sources.models import DataSource
+from openguru.sources.selectors import source_get, source_list
+from openguru.sources.services import (
+    source_create,
+    source_create_upload,
+    source_delete,
+    source_reindex,
+)
+
+
+class SourceOutput(serializers.ModelSerializer):
+    class Meta:
+        model = DataSource
+        fields = [
+            "id",
+            "type",
+            "url",
+            "title",
+            "crawl_mode",
+            "options",
+            "private",
+            "status",
+            "user_error",
+            "progress",
+            "last_result",
+            "chunk_count",
+            "last_indexed_at",
+            "reindex_count",
+            "created_at",
+        ]
+
+
+class SourceListApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        type = serializers.ChoiceField(choices=DataSource.Type.choices)
+        url = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+        title = serializers.CharField(max_length=500, required=False, allow_blank=True)
+        content = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+        crawl_mode = serializers.ChoiceField(
+            choices=DataSource.CrawlMode.choices, required=False, default="single"
+        )
+        options = serializers.DictField(required=False)
+        private = serializers.BooleanField(required=False, default=False)
+
+    class UploadSerializer(serializers.Serializer):
+        file = serializers.FileField()
+        title = serializers.CharField(max_length=500, required=False, allow_blank=True)
+        private = serializers.BooleanField(required=False, default=False)
+
+    def get(self, request: Request, slug: str) -> Response:
+        sources = source_list(guru=guru_get(slug=slug))
+        return Response(SourceOutput(sources, many=True).data)
+
+    def post(self, request: Request, slug: str) -> Response:
+        guru = guru_get(slug=slug)
+        if "file" in request.FILES:
+            upload = self.UploadSerializer(data=request.data)
+            upload.is_valid(raise_exception=True)
+            source = source_create_upload(
+                guru=guru,
+                upload=upload.validated_data["file"],
+                title=upload.validated_data.get("title", ""),
+                private=upload.validated_data["private"],
+            )
+        else:
+            data = self.InputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            source = source_create(guru=guru, **data.validated_data)
+        return Response(SourceOutput(source).data, status=status.HTTP_201_CREATED)
+
+
+class SourceDetailApi(APIView):
+    def get(self, request: Request, slug: str, source_id: int) -> Response:
+        source = source_get(guru=guru_get(slug=slug), source_id=source_id)
+        return Response(SourceOutput(source).data)
+
+    def delete(self, request: Request, slug: str, source_id: int) -> Response:
+        source_delete(source=source_get(guru=guru_get(slug=slug), source_id=source_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SourceReindexApi(APIView):
+    def post(self, request: Request, slug: str, source_id: int) -> Response:
+        source = source_reindex(source=source_get(guru=guru_get(slug=slug), source_id=source_id))
+        return Response(SourceOutput(source).data, status=status.HTTP_202_ACCEPTED)

@@ -1,0 +1,119 @@
+"""The processing run a worker performs for one source: claim, index, record the outcome."""
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from openguru.core.errors import DomainError, TransientError
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.sources.claims import source_claim, source_release
+from openguru.sources.indexing import IndexStats, IndexTarget, index_source
+from openguru.sources.loaders.base import LoadRequest
+from openguru.sources.loaders.registry import loader_for
+from openguru.sources.models import DataSource
+
+logger = logging.getLogger(__name__)
+Status = DataSource.Status
+
+
+@dataclass(frozen=True)
+class ProcessOutcome:
+    status: str  # "done" | "failed" | "busy" | "retry"
+    stats: dict[str, int]
+
+
+def _load_request(source: DataSource) -> LoadRequest:
+    return LoadRequest(
+        source_id=source.pk,
+        url=source.url,
+        file_path=str(Path(source.file.path)) if source.file else "",
+        content=source.content,
+        title=source.title,
+        crawl_mode=source.crawl_mode,
+        options=source.options,
+        private=source.private,
+        fetch_state=source.fetch_state,
+    )
+
+
+def _progress_sink(source_id: int, token: str) -> Any:
+    def save(progress: dict[str, int]) -> None:
+        # Also a heartbeat: a claim whose progress stops moving is requeued by beat.
+        DataSource.objects.filter(pk=source_id, claimed_by=token).update(
+            progress=progress, claimed_at=timezone.now()
+        )
+
+    return save
+
+
+def source_process(*, source_id: int, token: str, final_attempt: bool = True) -> ProcessOutcome:
+    """Index the source. Transient failures re-raise (the task retries) unless final_attempt."""
+    if not source_claim(source_id=source_id, token=token):
+        return ProcessOutcome("busy", {})
+    source = DataSource.objects.select_related("guru").get(pk=source_id)
+    guru = source.guru
+    try:
+        stats, fetch_state = index_source(
+            request=_load_request(source),
+            target=IndexTarget(guru.collection_name, guru.embedding_dimension, source.pk),
+            loader=loader_for(source.type),
+            embedder=get_embedder(),
+            store=get_vector_store(),
+            on_progress=_progress_sink(source_id, token),
+            chunk_size_tokens=settings.CHUNK_SIZE_TOKENS,
+            chunk_overlap_tokens=settings.CHUNK_OVERLAP_TOKENS,
+            chunk_min_chars=settings.CHUNK_MIN_CHARS,
+        )
+    except TransientError as exc:
+        if not final_attempt:
+            source_release(source_id=source_id, token=token, status=Status.NOT_PROCESSED)
+            raise
+        return _fail(source_id, token, exc)
+    except DomainError as exc:
+        return _fail(source_id, token, exc)
+    except Exception as exc:
+        logger.exception("source %s failed", source_id)
+        return _fail(source_id, token, exc)
+    _succeed(source, token, stats, fetch_state)
+    return ProcessOutcome("done", stats.as_dict())
+
+
+def _fail(source_id: int, token: str, exc: Exception) -> ProcessOutcome:
+    if isinstance(exc, DomainError):
+        user_error = exc.msg
+    else:
+        user_error = "Indexing failed because of an internal error; an admin can see the details."
+    # The previous index is left as it was: nothing is deleted on failure.
+    source_release(
+        source_id=source_id,
+        token=token,
+        status=Status.FAILED,
+        user_error=user_error[:500],
+        error=f"{type(exc).__name__}: {exc}"[:5000],
+    )
+    return ProcessOutcome("failed", {})
+
+
+def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dict) -> None:
+    source_release(
+        source_id=source.pk,
+        token=token,
+        status=Status.SUCCESS,
+        error="",
+        user_error="",
+        progress=stats.as_dict(),
+        last_result=stats.as_dict(),
+        chunk_count=stats.chunks_total,
+        fetch_state=fetch_state,
+        last_indexed_at=timezone.now(),
+        reindex_count=source.reindex_count + (1 if source.last_indexed_at else 0),
+    )
+    if stats.changed and source.last_indexed_at:
+        from openguru.answers.staleness import questions_mark_stale
+
+        questions_mark_stale(source_ids=[source.pk])

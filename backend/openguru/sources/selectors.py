@@ -1,0 +1,16 @@
+from django.db.models import QuerySet
+
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
+from openguru.sources.models import DataSource
+
+
+def source_list(*, guru: Guru) -> QuerySet[DataSource]:
+    return DataSource.objects.filter(guru=guru)
+
+
+def source_get(*, guru: Guru, source_id: int) -> DataSource:
+    source = DataSource.objects.filter(guru=guru, pk=source_id).first()
+    if source is None:
+        raise DomainError(ErrorCode.SOURCE_NOT_FOUND, f"No source {source_id} in this guru.")
+    return source

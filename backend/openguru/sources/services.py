@@ -1,0 +1,112 @@
+"""Writes on data sources: create, delete, re-index, and the processing run a worker performs."""
+
+import logging
+import uuid
+from typing import Any
+
+from django.core.files.uploadedfile import UploadedFile
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from openguru.answers.staleness import questions_mark_stale
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
+from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.sources.models import DataSource
+from openguru.sources.validation import validate_source_input, validate_upload
+
+logger = logging.getLogger(__name__)
+
+
+def _enqueue(source_id: int) -> None:
+    from openguru.sources.tasks import source_process_task
+
+    transaction.on_commit(lambda: source_process_task.delay(source_id))
+
+
+def source_create(
+    *,
+    guru: Guru,
+    type: str,
+    url: str = "",
+    title: str = "",
+    content: str = "",
+    crawl_mode: str = "single",
+    options: dict[str, Any] | None = None,
+    private: bool = False,
+) -> DataSource:
+    url = validate_source_input(type=type, url=url, content=content, crawl_mode=crawl_mode)
+    if not url:  # text and FAQ sources have no address of their own
+        url = f"{type}://{uuid.uuid4().hex}"
+    source = DataSource(
+        guru=guru,
+        type=type,
+        url=url,
+        title=title,
+        content=content,
+        crawl_mode=crawl_mode,
+        options=options or {},
+        private=private,
+    )
+    return _save_new(source)
+
+
+def source_create_upload(
+    *, guru: Guru, upload: UploadedFile, title: str = "", private: bool = False
+) -> DataSource:
+    validate_upload(upload)
+    source = DataSource(
+        guru=guru,
+        type=DataSource.Type.PDF,
+        url=f"pdf://{uuid.uuid4().hex}/{upload.name}",
+        title=title or str(upload.name),
+        private=private,
+    )
+    source.file.save(str(upload.name), upload, save=False)
+    source.url = source.file.url
+    return _save_new(source)
+
+
+def _save_new(source: DataSource) -> DataSource:
+    try:
+        with transaction.atomic():
+            source.save()
+    except IntegrityError as exc:
+        if source.file:
+            source.file.delete(save=False)
+        raise DomainError(
+            ErrorCode.CONFLICT, "This guru already has a source with that URL."
+        ) from exc
+    _enqueue(source.pk)
+    return source
+
+
+def source_reindex(*, source: DataSource) -> DataSource:
+    source.status = DataSource.Status.NOT_PROCESSED
+    source.user_error = ""
+    source.save(update_fields=["status", "user_error", "updated_at"])
+    _enqueue(source.pk)
+    return source
+
+
+def source_delete(*, source: DataSource) -> None:
+    collection, source_id = source.guru.collection_name, source.pk
+    stored_file = source.file if source.file else None
+    questions_mark_stale(source_ids=[source_id])
+    source.delete()
+
+    def _cleanup() -> None:
+        get_vector_store().delete(collection, source_id=source_id)
+        if stored_file is not None:
+            stored_file.delete(save=False)
+
+    transaction.on_commit(_cleanup)
+
+
+def sources_reindex_guru(*, guru: Guru) -> int:
+    """Queue every source of a guru (after its embedding model changed)."""
+    ids = list(guru.sources.values_list("pk", flat=True))
+    guru.sources.update(status=DataSource.Status.NOT_PROCESSED, updated_at=timezone.now())
+    for source_id in ids:
+        _enqueue(source_id)
+    return len(ids)

@@ -1,0 +1,58 @@
+"""Checks on what an admin submits, before anything is stored or queued."""
+
+import re
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.sources.models import DataSource
+
+_YOUTUBE = re.compile(r"^(www\.|m\.)?(youtube\.com|youtu\.be)$")
+
+
+def _require_http_url(url: str) -> str:
+    parsed = urlparse(url.strip())
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise DomainError(ErrorCode.INVALID_INPUT, "Enter a full http(s) URL.")
+    return url.strip()
+
+
+def _require_repo_url(url: str) -> str:
+    parsed = urlparse(url.strip())
+    if parsed.scheme == "file" and settings.CRAWLER_ALLOW_LOOPBACK:
+        return url.strip()
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise DomainError(ErrorCode.INVALID_INPUT, "Enter the repository's https URL.")
+    return url.strip().removesuffix("/")
+
+
+def validate_source_input(*, type: str, url: str, content: str, crawl_mode: str) -> str:
+    """Return the normalized URL, or raise a user-readable INVALID_INPUT."""
+    if type not in DataSource.Type.values:
+        raise DomainError(ErrorCode.INVALID_INPUT, f"Unknown source type '{type}'.")
+    if crawl_mode not in DataSource.CrawlMode.values:
+        raise DomainError(ErrorCode.INVALID_INPUT, f"Unknown crawl mode '{crawl_mode}'.")
+    if type in (DataSource.Type.TEXT, DataSource.Type.FAQ):
+        if not content.strip():
+            raise DomainError(ErrorCode.INVALID_INPUT, "A text or FAQ source needs content.")
+        if len(content.encode()) > settings.SOURCE_TEXT_MAX_BYTES:
+            raise DomainError(ErrorCode.FILE_TOO_LARGE, "This text is too large.")
+        return url.strip()
+    if type == DataSource.Type.PDF:
+        raise DomainError(ErrorCode.INVALID_INPUT, "Upload the PDF as a file.")
+    if type == DataSource.Type.GITHUB_REPO:
+        return _require_repo_url(url)
+    checked = _require_http_url(url)
+    if type == DataSource.Type.YOUTUBE and not _YOUTUBE.match(urlparse(checked).netloc):
+        raise DomainError(ErrorCode.INVALID_INPUT, "Enter a YouTube video URL.")
+    return checked
+
+
+def validate_upload(upload: UploadedFile) -> None:
+    if upload.size is not None and upload.size > settings.PDF_MAX_BYTES:
+        limit_mb = settings.PDF_MAX_BYTES // (1024 * 1024)
+        raise DomainError(ErrorCode.FILE_TOO_LARGE, f"PDFs may be at most {limit_mb} MB.")
+    if not str(upload.name or "").lower().endswith(".pdf"):
+        raise DomainError(ErrorCode.INVALID_FILE, "Only PDF files can be uploaded.")
