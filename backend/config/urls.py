@@ -1,5 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.static import serve
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -8,6 +10,12 @@ urlpatterns = [
     path("api/", include("openguru.sources.urls")),
     path("api/", include("openguru.answers.urls")),
 ]
+
+if settings.SERVE_MEDIA:
+    # Embedded mode serves uploaded PDFs itself; production lets nginx serve /media/.
+    urlpatterns.append(
+        re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})
+    )
 
 handler404 = "openguru.core.apis.not_found"
 handler500 = "openguru.core.apis.server_error"

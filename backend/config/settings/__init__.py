@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "openguru.sources",
     "openguru.answers",
     "openguru.integrations",
+    "openguru.evaluation",
 ]
 
 MIDDLEWARE = [
@@ -87,7 +88,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(DATA_DIR / "media"))
-MEDIA_URL = "media/"
+MEDIA_URL = "/media/"
+SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # Admin token for scripts and the CLI: sent as `Authorization: Bearer <token>`. Empty disables it.

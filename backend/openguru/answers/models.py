@@ -55,6 +55,7 @@ class Question(TimeStampedModel):
     latency_ms = models.PositiveIntegerField(default=0)
     trace = models.JSONField(default=dict, blank=True)  # retrieval candidates, scores, round trips
     stale = models.BooleanField(default=False, db_index=True)
+    vector = models.BinaryField(null=True, blank=True)  # question embedding, for near-duplicates
 
     class Meta:
         ordering = ["-created_at"]

@@ -1,3 +1,23 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from openguru.answers.apis import (
+    BingeCreateApi,
+    BingeDetailApi,
+    QuestionDetailApi,
+    answer_json,
+    answer_stream,
+)
+
+urlpatterns = [
+    path("gurus/<slug:slug>/answer/stream/", answer_stream, name="answer-stream"),
+    path("gurus/<slug:slug>/answer/", answer_json, name="answer"),
+    path(
+        "gurus/<slug:slug>/questions/<slug:question_slug>/",
+        QuestionDetailApi.as_view(),
+        name="question-detail",
+    ),
+    path("gurus/<slug:slug>/binges/", BingeCreateApi.as_view(), name="binge-create"),
+    path(
+        "gurus/<slug:slug>/binges/<uuid:binge_id>/", BingeDetailApi.as_view(), name="binge-detail"
+    ),
+]

@@ -1,0 +1,181 @@
+"""Public ask endpoints (SSE stream and plain JSON) and question reads.
+
+The ask views are plain async Django views: DRF views are sync, and a sync view would buffer the
+stream under ASGI. They parse and answer errors in the same `{"code", "msg"}` shape as DRF views.
+"""
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+from asgiref.sync import sync_to_async
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from openguru.answers.engine import AskRequest, ask
+from openguru.answers.events import AnswerEvent
+from openguru.answers.models import Binge, Question
+from openguru.answers.ratelimit import ask_rate_limit_check, client_ip
+from openguru.answers.selectors import question_get
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.selectors import guru_get
+
+MAX_QUESTION_CHARS = 2000
+
+
+class AskInput(serializers.Serializer):
+    question = serializers.CharField(max_length=MAX_QUESTION_CHARS)
+    binge_id = serializers.UUIDField(required=False, allow_null=True)
+    parent_slug = serializers.SlugField(required=False, allow_blank=True, max_length=200)
+    mode = serializers.ChoiceField(choices=["default", "fast"], required=False)
+
+
+def _parse(request: HttpRequest) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DomainError(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.") from exc
+    if not isinstance(body, dict):
+        raise DomainError(ErrorCode.INVALID_INPUT, "Send a JSON object.")
+    data = AskInput(data=body)
+    if not data.is_valid():
+        field, problems = next(iter(data.errors.items()))
+        raise DomainError(ErrorCode.INVALID_INPUT, f"{field}: {problems[0]}")
+    return dict(data.validated_data)
+
+
+def _build_request(slug: str, data: dict[str, Any], source: str) -> AskRequest:
+    guru = guru_get(slug=slug, active_only=True)
+    binge = parent = None
+    if data.get("binge_id"):
+        binge = Binge.objects.filter(pk=data["binge_id"], guru=guru).first()
+        if binge is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such follow-up session.")
+        parent = Question.objects.filter(binge=binge).order_by("-created_at").first()
+        parent = parent or binge.root_question
+    elif data.get("parent_slug"):
+        parent = question_get(guru=guru, slug=data["parent_slug"])
+    return AskRequest(
+        guru=guru,
+        question=data["question"].strip(),
+        source=source,
+        binge=binge,
+        parent=parent,
+        mode=data.get("mode", ""),
+    )
+
+
+async def _prepare(request: HttpRequest, slug: str, source: str) -> AskRequest:
+    ask_rate_limit_check(ip=client_ip(request))
+    return await sync_to_async(_build_request)(slug, _parse(request), source)
+
+
+def _error(exc: DomainError) -> JsonResponse:
+    return JsonResponse(exc.as_dict(), status=exc.http_status)
+
+
+def _sse(event: AnswerEvent) -> bytes:
+    return f"event: {event.name}\ndata: {json.dumps(event.data)}\n\n".encode()
+
+
+async def _stream(ask_request: AskRequest) -> AsyncIterator[bytes]:
+    async for event in ask(ask_request):
+        yield _sse(event)
+
+
+@csrf_exempt
+@require_POST
+async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpResponse | JsonResponse:
+    """POST {"question"} -> text/event-stream: meta, delta..., done | error."""
+    try:
+        ask_request = await _prepare(request, slug, Question.Source.USER)
+    except DomainError as exc:
+        return _error(exc)
+    response = StreamingHttpResponse(_stream(ask_request), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
+    return response
+
+
+@csrf_exempt
+@require_POST
+async def answer_json(request: HttpRequest, slug: str) -> JsonResponse:
+    """POST {"question"} -> the whole answer as one JSON object (for scripts and bots)."""
+    try:
+        ask_request = await _prepare(request, slug, Question.Source.USER)
+    except DomainError as exc:
+        return _error(exc)
+    result: dict[str, Any] = {}
+    async for event in ask(ask_request):
+        if event.name == "error":
+            status = DomainError(ErrorCode(event.data["code"]), "").http_status
+            return JsonResponse(event.data, status=status if status >= 400 else 500)
+        if event.name in ("meta", "done"):
+            result.update(event.data)
+    return JsonResponse(result)
+
+
+class QuestionOutput(serializers.ModelSerializer):
+    binge_id = serializers.UUIDField(allow_null=True)
+    parent_slug = serializers.SlugField(source="parent.slug", allow_null=True, default=None)
+
+    class Meta:
+        model = Question
+        fields = [
+            "slug", "question", "user_question", "content", "description", "references",
+            "trust_score", "extractive", "binge_id", "parent_slug", "created_at", "updated_at",
+        ]  # fmt: skip
+
+
+class QuestionDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    def get(self, request: Request, slug: str, question_slug: str) -> Response:
+        guru = guru_get(slug=slug, active_only=True)
+        return Response(QuestionOutput(question_get(guru=guru, slug=question_slug)).data)
+
+
+class BingeCreateApi(APIView):
+    """Start a follow-up session on top of an answered question."""
+
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        root_slug = serializers.SlugField(max_length=200)
+
+    def post(self, request: Request, slug: str) -> Response:
+        from openguru.answers.services import binge_create
+
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        guru = guru_get(slug=slug, active_only=True)
+        root = question_get(guru=guru, slug=data.validated_data["root_slug"])
+        binge = binge_create(guru=guru, root_question=root)
+        return Response({"binge_id": str(binge.pk), "root_slug": root.slug}, status=201)
+
+
+class BingeDetailApi(APIView):
+    """The binge's questions as a tree (each with its parent) for the UI to draw."""
+
+    permission_classes = [AllowAny]
+
+    def get(self, request: Request, slug: str, binge_id: UUID) -> Response:
+        guru = guru_get(slug=slug, active_only=True)
+        binge = Binge.objects.filter(pk=binge_id, guru=guru).first()
+        if binge is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such follow-up session.")
+        questions = Question.objects.filter(binge=binge).select_related("parent")
+        return Response(
+            {
+                "binge_id": str(binge.pk),
+                "root": QuestionOutput(binge.root_question).data if binge.root_question else None,
+                "questions": QuestionOutput(questions.order_by("created_at"), many=True).data,
+            }
+        )

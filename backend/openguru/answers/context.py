@@ -1,0 +1,84 @@
+"""Turn kept candidates into prompt contexts and references.
+
+Chunks of the same section of the same source are merged into one context (Gurubase's
+merge_splits), ordered by their position in the section, so the model reads a section as written.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openguru.answers.retrieval import Candidate
+
+
+@dataclass
+class Context:
+    source_id: int
+    title: str
+    link: str
+    type: str
+    relevance: float
+    parts: list[tuple[float, str]] = field(default_factory=list)  # (position, text)
+
+    @property
+    def text(self) -> str:
+        return "\n...\n".join(text for _, text in sorted(self.parts, key=lambda p: p[0]))
+
+
+def _public_link(link: str) -> str:
+    """Only web links and site-relative paths are shown; `text://…` ids of pasted text are not."""
+    return link if link.startswith(("http://", "https://", "/")) else ""
+
+
+def _position(metadata: dict[str, Any]) -> float:
+    for key in ("chunk_index", "start_line", "start_s", "page"):
+        if isinstance(metadata.get(key), int | float):
+            return float(metadata[key])
+    return 0.0
+
+
+def build_contexts(kept: Sequence[Candidate], *, max_text: int, max_code: int) -> list[Context]:
+    merged: dict[tuple[int, str], Context] = {}
+    for candidate in kept:
+        hit = candidate.hit
+        link = _public_link(str(hit.metadata.get("link", "")))
+        key = (hit.source_id, link or str(hit.metadata.get("title", hit.id)))
+        context = merged.get(key)
+        if context is None:
+            context = Context(
+                source_id=hit.source_id,
+                title=str(hit.metadata.get("title") or link or "Source"),
+                link=link,
+                type=hit.type,
+                relevance=candidate.relevance,
+            )
+            merged[key] = context
+        context.parts.append((_position(hit.metadata), hit.text))
+        context.relevance = max(context.relevance, candidate.relevance)
+    ranked = sorted(merged.values(), key=lambda c: c.relevance, reverse=True)
+    code = [c for c in ranked if c.type == "code"][:max_code]
+    text = [c for c in ranked if c.type != "code"][:max_text]
+    return sorted(code + text, key=lambda c: c.relevance, reverse=True)
+
+
+def _icon(link: str) -> str:
+    if "youtube.com" in link or "youtu.be" in link:
+        return "youtube"
+    if "github.com" in link or "/blob/" in link:
+        return "github"
+    if ".pdf" in link.lower():
+        return "pdf"
+    return "web"
+
+
+def references_for(contexts: Sequence[Context]) -> list[dict[str, str]]:
+    """Links shown under an answer; private sources (no link) are not shown."""
+    seen: set[str] = set()
+    references = []
+    for context in contexts:
+        if context.link and context.link not in seen:
+            seen.add(context.link)
+            references.append(
+                {"title": context.title, "link": context.link, "icon": _icon(context.link)}
+            )
+    return references

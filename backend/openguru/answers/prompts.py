@@ -1,0 +1,114 @@
+"""Prompt text for the answer engine. Kept apart so wording changes don't touch the flow."""
+
+import datetime
+import json
+from collections.abc import Sequence
+
+from openguru.answers.context import Context
+from openguru.gurus.models import Guru
+from openguru.providers.llm.base import ChatMessage
+
+ANSWER_SYSTEM = """You are {name} Guru, an assistant that answers questions about {name}.
+{domain}Today is {today}.
+
+Answer ONLY from the contexts below, delimited by <context> tags with a title and a link.
+- If the contexts do not contain the answer, say that the sources don't cover it.
+  Never invent facts, APIs, options or links.
+- Cite the sources you used inline as markdown links: [Title](link).
+  Use only links given in the contexts.
+- Put code in fenced code blocks with a language tag.
+- Be concise and direct; use markdown.
+{custom}
+{contexts}"""
+
+BINGE_PREFIX = """This is a follow-up in a conversation. Earlier questions and the last answer:
+{history}
+Answer the new question in the light of that conversation."""
+
+UNDERSTAND_SYSTEM = """You prepare a user's question for a documentation assistant about {name}.
+{domain}Return JSON with:
+- valid: true if the question could be about {name} or its domain (be lenient), false for
+  greetings with no question, gibberish, or clearly unrelated topics;
+- question: the question rewritten as a clear, self-contained, correctly spelled English question;
+- slug: a short SEO slug of it (lowercase words joined by hyphens, at most 8 words);
+- description: one sentence (at most 160 characters) saying what the answer covers;
+- user_intent: what the user wants to achieve, in a few words;
+- answer_length: the number of words a good answer needs (50 to 600)."""
+
+UNDERSTAND_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "valid": {"type": "boolean"},
+        "question": {"type": "string"},
+        "slug": {"type": "string"},
+        "description": {"type": "string"},
+        "user_intent": {"type": "string"},
+        "answer_length": {"type": "integer"},
+    },
+    "required": ["valid", "question", "slug", "description", "user_intent", "answer_length"],
+    "additionalProperties": False,
+}
+
+RELEVANCE_SYSTEM = """Rate how useful each context is for answering the question,
+from 0 (unrelated) to 1
+(directly answers it). Return JSON {"scores": [numbers in context order]}."""
+
+RELEVANCE_SCHEMA = {
+    "type": "object",
+    "properties": {"scores": {"type": "array", "items": {"type": "number"}}},
+    "required": ["scores"],
+    "additionalProperties": False,
+}
+
+
+def _domain(guru: Guru) -> str:
+    return f"Domain: {guru.domain_knowledge}\n" if guru.domain_knowledge else ""
+
+
+def render_contexts(contexts: Sequence[Context]) -> str:
+    return "\n".join(
+        f'<context id="{i}" title="{c.title}" link="{c.link}">\n{c.text}\n</context>'
+        for i, c in enumerate(contexts, start=1)
+    )
+
+
+def answer_messages(
+    *,
+    guru: Guru,
+    question: str,
+    contexts: Sequence[Context],
+    history: Sequence[tuple[str, str]] = (),
+) -> list[ChatMessage]:
+    custom = (
+        f"Additional instructions: {guru.custom_instruction}\n" if guru.custom_instruction else ""
+    )
+    system = ANSWER_SYSTEM.format(
+        name=guru.name,
+        domain=_domain(guru),
+        today=datetime.date.today().isoformat(),
+        custom=custom,
+        contexts=render_contexts(contexts),
+    )
+    if history:
+        # Every earlier question, but only the last answer: enough context, bounded prompt.
+        turns = "\n".join(f"Q: {q}" for q, _ in history) + f"\nLast answer: {history[-1][1]}"
+        system = BINGE_PREFIX.format(history=turns) + "\n\n" + system
+    return [ChatMessage("system", system), ChatMessage("user", question)]
+
+
+def understand_messages(*, guru: Guru, question: str, history: Sequence[str]) -> list[ChatMessage]:
+    system = UNDERSTAND_SYSTEM.format(name=guru.name, domain=_domain(guru))
+    user = (
+        question if not history else f"Earlier questions: {json.dumps(list(history))}\n\n{question}"
+    )
+    return [ChatMessage("system", system), ChatMessage("user", user)]
+
+
+def relevance_messages(*, question: str, contexts: Sequence[str]) -> list[ChatMessage]:
+    body = "\n".join(
+        f"<context id={i}>\n{text[:1500]}\n</context>" for i, text in enumerate(contexts)
+    )
+    return [
+        ChatMessage("system", RELEVANCE_SYSTEM),
+        ChatMessage("user", f"Question: {question}\n\n{body}"),
+    ]

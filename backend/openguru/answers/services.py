@@ -1,0 +1,93 @@
+"""Writes of the answer engine: questions, refusals, binges."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.db import IntegrityError, transaction
+
+from openguru.answers.models import Binge, OutOfContextQuestion, Question
+from openguru.gurus.models import Guru
+from openguru.sources.models import DataSource
+
+
+@dataclass
+class AnswerRecord:
+    """Everything the engine learned while answering, saved in one write at the end."""
+
+    slug: str
+    question: str
+    user_question: str
+    content: str
+    references: list[dict[str, str]]
+    trust_score: float
+    source: str
+    description: str = ""
+    user_intent: str = ""
+    answer_length: int = 0
+    cited_source_ids: list[int] = field(default_factory=list)
+    extractive: bool = False
+    llm_model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: int = 0
+    trace: dict[str, Any] = field(default_factory=dict)
+    vector: list[float] | None = None
+
+
+def _unique_slug(guru: Guru, binge: Binge | None, slug: str, exclude_pk: int | None) -> str:
+    taken = Question.objects.filter(guru=guru, binge=binge).exclude(pk=exclude_pk)
+    candidate, n = slug, 2
+    while taken.filter(slug=candidate).exists():
+        candidate, n = f"{slug}-{n}", n + 1
+    return candidate
+
+
+def question_save(
+    *,
+    guru: Guru,
+    record: AnswerRecord,
+    binge: Binge | None = None,
+    parent: Question | None = None,
+    existing: Question | None = None,
+) -> Question:
+    """Create the question, or overwrite `existing` (a stale answer being regenerated)."""
+    question = existing or Question(guru=guru, binge=binge, parent=parent)
+    for name in (
+        "question", "user_question", "content", "references", "trust_score", "source",
+        "description", "user_intent", "answer_length", "extractive", "llm_model",
+        "prompt_tokens", "completion_tokens", "latency_ms", "trace",
+    ):  # fmt: skip
+        setattr(question, name, getattr(record, name))
+    question.description = record.description[:300]
+    question.user_intent = record.user_intent[:300]
+    question.stale = False
+    if record.vector is not None:
+        question.vector = np.asarray(record.vector, dtype="<f4").tobytes()
+    for attempt in range(3):
+        question.slug = _unique_slug(
+            guru, binge, record.slug if not existing else question.slug, question.pk
+        )
+        try:
+            with transaction.atomic():
+                question.save()
+                question.cited_sources.set(
+                    DataSource.objects.filter(pk__in=record.cited_source_ids)
+                )
+            return question
+        except IntegrityError:  # a concurrent ask took the slug between check and insert
+            if attempt == 2:
+                raise
+    return question
+
+
+def out_of_context_record(
+    *, guru: Guru, user_question: str, source: str, best_score: float, trace: dict[str, Any]
+) -> OutOfContextQuestion:
+    return OutOfContextQuestion.objects.create(
+        guru=guru, user_question=user_question, source=source, best_score=best_score, trace=trace
+    )
+
+
+def binge_create(*, guru: Guru, root_question: Question) -> Binge:
+    return Binge.objects.create(guru=guru, root_question=root_question)

@@ -1,0 +1,85 @@
+"""Add a source to a guru and follow its progress in the terminal."""
+
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from openguru.core.errors import DomainError
+from openguru.gurus.selectors import guru_get
+from openguru.sources.models import DataSource
+from openguru.sources.processing import source_process
+from openguru.sources.services import source_create, source_create_upload
+
+FINISHED = (DataSource.Status.SUCCESS, DataSource.Status.FAILED)
+
+
+class Command(BaseCommand):
+    help = "Add a source (website, pdf, youtube, github_repo, text, faq) and show its progress."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("guru", help="guru slug")
+        parser.add_argument("type", choices=DataSource.Type.values)
+        parser.add_argument("target", help="URL, or a file path for pdf/text/faq")
+        parser.add_argument("--title", default="")
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--crawl", action="store_true", help="crawl the site from the URL")
+        mode.add_argument("--sitemap", action="store_true", help="read the URL as a sitemap")
+        parser.add_argument("--max-pages", type=int, default=0)
+        parser.add_argument(
+            "--inline", action="store_true", help="index in this process instead of a worker"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            source = self._create(options)
+        except DomainError as exc:
+            raise CommandError(exc.msg) from exc
+        self.stdout.write(f"Source {source.pk} added to '{options['guru']}'.")
+        if options["inline"]:
+            source_process(source_id=source.pk, token=f"cli-{source.pk}")
+        self._follow(source.pk)
+
+    def _create(self, options: dict[str, Any]) -> DataSource:
+        guru = guru_get(slug=options["guru"])
+        kind, target = options["type"], options["target"]
+        if kind == DataSource.Type.PDF:
+            path = Path(target)
+            upload = SimpleUploadedFile(path.name, path.read_bytes(), "application/pdf")
+            return source_create_upload(guru=guru, upload=upload, title=options["title"])
+        if kind in (DataSource.Type.TEXT, DataSource.Type.FAQ):
+            content = Path(target).read_text(encoding="utf-8")
+            return source_create(guru=guru, type=kind, content=content, title=options["title"])
+        crawl_mode = "crawl" if options["crawl"] else "sitemap" if options["sitemap"] else "single"
+        extra = {"max_pages": options["max_pages"]} if options["max_pages"] else {}
+        return source_create(
+            guru=guru,
+            type=kind,
+            url=target,
+            title=options["title"],
+            crawl_mode=crawl_mode,
+            options=extra,
+        )
+
+    def _follow(self, source_id: int) -> None:
+        with tqdm(total=0, unit="chunk", desc="waiting for a worker") as bar:
+            while True:
+                source = DataSource.objects.get(pk=source_id)
+                progress = source.progress or {}
+                if source.status == DataSource.Status.PROCESSING:
+                    bar.set_description(
+                        f"pages {progress.get('pages_fetched', 0)}"
+                        f"/{progress.get('pages_discovered', 0)}"
+                    )
+                bar.total = max(bar.total or 0, progress.get("chunks_total", 0))
+                bar.n = progress.get("chunks_total", 0)
+                bar.refresh()
+                if source.status in FINISHED:
+                    break
+                time.sleep(0.5)
+        if source.status == DataSource.Status.FAILED:
+            raise CommandError(f"Failed: {source.user_error}")
+        self.stdout.write(self.style.SUCCESS(f"Indexed: {source.last_result}"))

@@ -1,0 +1,86 @@
+"""Run a real Celery worker process against a real broker and the test database."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from celery import Celery
+from django.conf import settings
+from django.db import connection
+
+BACKEND = Path(__file__).resolve().parents[2] / "backend"
+
+
+def test_database_url() -> str:
+    db = settings.DATABASES["default"]
+    user, host, port = db["USER"] or "postgres", db["HOST"] or "127.0.0.1", db["PORT"] or 5432
+    return f"postgres://{user}@{host}:{port}/{db['NAME']}"
+
+
+def worker_env(broker_url: str, **extra: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "CELERY_BROKER_URL": broker_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "MILVUS_URI": settings.MILVUS_URI,
+        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        "EMBEDDING_PROVIDER": settings.EMBEDDING_PROVIDER,
+        "CRAWLER_ALLOW_LOOPBACK": "true",
+        **extra,
+    }
+
+
+@contextmanager
+def celery_worker(broker_url: str, **extra: str) -> Iterator[subprocess.Popen]:
+    connection.close()  # the worker must see committed rows, not our open transaction
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "ingest,light",
+         "--concurrency", "1", "--pool", "prefork", "-l", "INFO", "--without-gossip",
+         "--without-mingle", "--without-heartbeat"],
+        cwd=BACKEND,
+        env=worker_env(broker_url, **extra),
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def send_task(broker_url: str, name: str, *args: object) -> None:
+    app = Celery(broker=broker_url)
+    with app.connection_for_write() as conn:
+        app.send_task(name, args=list(args), queue="ingest", connection=conn)
+
+
+def purge(broker_url: str) -> None:
+    """Drop messages a previous run left behind, so this worker only sees ours."""
+    app = Celery(broker=broker_url)
+    for queue in ("ingest", "light"):
+        with app.connection_for_write() as conn:
+            try:
+                conn.default_channel.queue_purge(queue)
+            except Exception:  # not declared yet: nothing to purge
+                pass
+
+
+def wait_until(predicate, *, timeout: float, interval: float = 0.3):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise TimeoutError("condition not met in time")
