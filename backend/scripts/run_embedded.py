@@ -67,7 +67,7 @@ def _manage(env: dict[str, str], *args: str) -> None:
 
 def main() -> int:
     args = _parse()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "NEXT_TELEMETRY_DISABLED": "1"}
     env.setdefault("MILVUS_URI", f"http://127.0.0.1:{args.milvus_port}")
     env.setdefault("NEXT_PUBLIC_API_URL", f"http://127.0.0.1:{args.api_port}")
     env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{args.api_port}")

@@ -1,0 +1,28 @@
+import type { NextConfig } from "next";
+
+import { serverApiUrl } from "./lib/env";
+
+// Self-hosted installs often run without internet access; never try to phone home.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+const nextConfig: NextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Django's routes end in "/"; Next's default redirect to the slash-less URL would make the
+  // proxied /api calls bounce between the two servers.
+  skipTrailingSlashRedirect: true,
+  async rewrites() {
+    // The browser calls same-origin /api; in development Next forwards it to Django. In
+    // production nginx routes /api/ straight to Django (streaming answers need unbuffered SSE).
+    // `next build` writes these rules into the build, so the target is fixed at build time.
+    // `:path*` drops a trailing slash, and Django's APPEND_SLASH would answer that with a redirect
+    // back here, so slash-terminated paths get their own rule that keeps the slash.
+    const api = serverApiUrl();
+    return [
+      { source: "/api/:path*/", destination: `${api}/api/:path*/` },
+      { source: "/api/:path*", destination: `${api}/api/:path*` },
+    ];
+  },
+};
+
+export default nextConfig;
