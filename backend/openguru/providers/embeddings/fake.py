@@ -11,9 +11,13 @@ from collections.abc import Iterator, Sequence
 
 # Frequent words would make every English text look alike; they carry no topic.
 STOPWORDS = frozenset(
-    "a an and are as at be by can do does for from how i in is it its of on or so that the "
-    "this to was what when where which who why will with you your".split()
-)
+    {
+        "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from",
+        "how", "i", "in", "is", "it", "its", "of", "on", "or", "so", "that", "the", "this",
+        "to", "was", "what", "when", "where", "which", "who", "why", "will", "with", "you",
+        "your",
+    }
+)  # fmt: skip
 _WORD = re.compile(r"\w+", re.UNICODE)
 _TRIGRAM_WEIGHT = 0.3  # trigrams let "install" meet "installing", without outvoting whole words
 

@@ -27,7 +27,7 @@ def resolve_model_path(model_name: str, model_path: str | Path | None = None) ->
 
 
 class SentenceTransformerEmbedder:
-    """Normalized sentence embeddings (cosine). The model loads on first use, once per process."""
+    """Normalized sentence embeddings (cosine). The model loads on first use."""
 
     def __init__(
         self,
@@ -46,8 +46,9 @@ class SentenceTransformerEmbedder:
                 f"Embedding model {model_name!r} is not a local model directory ({self._path}).",
             )
         self._load_lock = threading.Lock()
-        # Fast tokenizers raise "Already borrowed" when one instance is used from two threads
-        # while sentence-transformers changes its padding settings, so encoding is serialized.
+        # Encoding is serialized: torch already spreads one batch over every core, so parallel
+        # batches would only contend, and a fast tokenizer whose padding settings change while
+        # another thread uses it can fail with "Already borrowed".
         self._encode_lock = threading.Lock()
         self._model: SentenceTransformer | None = None
         self._counting_tokenizer: Any = None
@@ -58,16 +59,18 @@ class SentenceTransformerEmbedder:
 
     @property
     def dimension(self) -> int:
-        model = self._loaded_model()
-        # sentence-transformers 6 renamed the method; keep working with either name.
-        get_dimension = getattr(model, "get_embedding_dimension", None) or getattr(
-            model, "get_sentence_embedding_dimension"
-        )
-        return int(get_dimension())
+        dimension = self._loaded_model().get_embedding_dimension()
+        if dimension is None:  # a model without a pooling layer's declared size: measure it
+            dimension = len(self.embed_query("dimension probe"))
+        return int(dimension)
 
     @property
     def max_input_tokens(self) -> int:
-        return int(self._loaded_model().max_seq_length)
+        model = self._loaded_model()
+        length = model.max_seq_length
+        if length is None:  # no limit of its own: the tokenizer's is the one that truncates
+            length = model.tokenizer.model_max_length
+        return int(length)
 
     def count_tokens(self, text: str) -> int:
         self._loaded_model()

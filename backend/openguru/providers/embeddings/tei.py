@@ -68,7 +68,9 @@ def _raise_for_status(response: httpx.Response, service: str) -> None:
             detail=detail,
         )
     raise DomainError(
-        ErrorCode.PROVIDER_ERROR, f"The {service} refused the request (HTTP {status}).", detail=detail
+        ErrorCode.PROVIDER_ERROR,
+        f"The {service} refused the request (HTTP {status}).",
+        detail=detail,
     )
 
 
@@ -106,7 +108,7 @@ class TEIEmbedder:
     def dimension(self) -> int:
         if self._dimension is None:
             # Probed once; two threads racing here both get the same answer, so no lock.
-            self._dimension = len(self._embed_batch(["dimension probe"]))
+            self._dimension = len(self._embed_batch(["dimension probe"])[0])
         return self._dimension
 
     @property

@@ -60,7 +60,9 @@ def _parse_scores(body: Any, *, count: int) -> dict[int, float]:
             ErrorCode.PROVIDER_ERROR, "The rerank server did not score every text exactly once."
         )
     if not all(math.isfinite(score) for score in scores.values()):
-        raise DomainError(ErrorCode.PROVIDER_ERROR, "The rerank server returned a non-finite score.")
+        raise DomainError(
+            ErrorCode.PROVIDER_ERROR, "The rerank server returned a non-finite score."
+        )
     return scores
 
 

@@ -1,0 +1,85 @@
+"""A guru with a few indexed pages, and the LLM pointed at the loopback OpenAI-compatible server."""
+
+from collections.abc import Iterator
+
+import pytest
+
+from openguru.gurus.models import Guru
+from openguru.gurus.services import guru_create
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.llm.factory import get_llm
+from openguru.providers.rerank.factory import get_reranker
+from openguru.sources.models import DataSource
+from openguru.sources.services import source_create
+from tests.fakes.openai_server import FakeOpenAIServer
+
+PAGES = {
+    "Virtual environments": (
+        "Create a virtual environment with python -m venv myenv. Activate the virtual "
+        "environment with source myenv/bin/activate before installing packages with pip."
+    ),
+    "List comprehensions": (
+        "A list comprehension builds a list from an iterable: squares = [x * x for x in "
+        "range(10)]. Comprehensions can filter items with an if clause."
+    ),
+    "Exceptions": (
+        "Handle exceptions with try and except blocks. Raise an exception with the raise "
+        "statement; finally clauses always run, even when an exception propagates."
+    ),
+}
+
+
+def page_url(title: str) -> str:
+    return f"https://docs.example.org/{title.lower().replace(' ', '-')}.html"
+
+
+def _clear_provider_caches() -> None:
+    for factory in (get_llm, get_embedder, get_reranker):
+        factory.cache_clear()
+
+
+@pytest.fixture
+def llm_server(settings) -> Iterator[FakeOpenAIServer]:
+    server = FakeOpenAIServer(models=("fake-gpt",)).start()
+    settings.LLM_PROVIDER = "openai"
+    settings.OPENAI_BASE_URL = f"{server.origin}/v1"
+    settings.OPENAI_API_KEY = "test-key"
+    settings.LLM_MODEL = "fake-gpt"
+    _clear_provider_caches()
+    try:
+        yield server
+    finally:
+        server.stop()
+        _clear_provider_caches()
+
+
+@pytest.fixture
+def python_guru(transactional_db) -> Guru:
+    guru = guru_create(slug="python", name="Python", domain_knowledge="The Python language")
+    for title, text in PAGES.items():
+        source_create(
+            guru=guru,
+            type="text",
+            url=page_url(title),
+            title=title,
+            content=f"# {title}\n\n{text}\n",
+        )
+    assert set(DataSource.objects.filter(guru=guru).values_list("status", flat=True)) == {
+        "SUCCESS"
+    }
+    return guru
+
+
+def stream_calls(server: FakeOpenAIServer) -> list[dict]:
+    """Answer calls: the streamed chat completions the server received."""
+    return [
+        r.body for r in server.requests if r.path.endswith("/chat/completions") and r.body.get("stream")
+    ]
+
+
+def json_calls(server: FakeOpenAIServer) -> list[dict]:
+    return [
+        r.body
+        for r in server.requests
+        if r.path.endswith("/chat/completions") and not r.body.get("stream")
+    ]

@@ -1,0 +1,158 @@
+"""The answer engine end to end: real retrieval in Milvus, the gate, the loopback LLM, the DB."""
+
+import json
+
+import pytest
+
+from openguru.answers.models import OutOfContextQuestion, Question
+from openguru.sources.models import DataSource
+from tests.answers.conftest import json_calls, page_url, stream_calls
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+IN_SCOPE = "How do I create a virtual environment with venv?"
+OUT_OF_SCOPE = "Which Django middleware sets the CSRF cookie for templates?"
+
+
+def ask(client, question, **extra):
+    response = client.post(
+        "/api/gurus/python/answer/", {"question": question, **extra}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_an_in_scope_question_is_answered_with_references(anon_client, python_guru, llm_server):
+    body = ask(anon_client, IN_SCOPE, mode="fast")
+    assert body["refused"] is False
+    assert body["content"]
+    links = [r["link"] for r in body["references"]]
+    assert links and links[0].startswith(page_url("Virtual environments"))
+    assert len(stream_calls(llm_server)) == 1
+    question = Question.objects.get(slug=body["slug"])
+    assert question.trace["sequential_llm_calls"] == 1
+    assert question.llm_model == "fake-gpt"
+    assert 0 < question.trust_score <= 1
+    prompt = stream_calls(llm_server)[0]["messages"][0]["content"]
+    assert page_url("Virtual environments") in prompt
+
+
+def test_an_out_of_scope_question_is_refused_without_an_answer_call(
+    anon_client, python_guru, llm_server
+):
+    body = ask(anon_client, OUT_OF_SCOPE, mode="fast")
+    assert body["refused"] is True
+    assert "don't know" in body["content"]
+    assert stream_calls(llm_server) == []
+    assert OutOfContextQuestion.objects.filter(user_question=OUT_OF_SCOPE).exists()
+    assert not Question.objects.exists()
+
+
+def test_default_mode_takes_two_sequential_round_trips(anon_client, python_guru, llm_server):
+    body = ask(anon_client, IN_SCOPE)
+    question = Question.objects.get(slug=body["slug"])
+    assert question.trace["sequential_llm_calls"] == 2
+    names = {call["response_format"]["json_schema"]["name"] for call in json_calls(llm_server)}
+    assert names == {"understanding", "relevance"}
+    assert len(stream_calls(llm_server)) == 1
+
+
+def test_the_same_question_twice_costs_one_answer(anon_client, python_guru, llm_server):
+    first = ask(anon_client, IN_SCOPE, mode="fast")
+    second = ask(anon_client, IN_SCOPE, mode="fast")
+    assert second["cached"] is True
+    assert second["content"] == first["content"]
+    assert len(stream_calls(llm_server)) == 1
+    assert Question.objects.count() == 1
+
+
+def test_a_near_duplicate_question_reuses_the_answer(anon_client, python_guru, llm_server):
+    ask(anon_client, IN_SCOPE, mode="fast")
+    again = ask(anon_client, IN_SCOPE.replace("How do I", "how do i") + "??", mode="fast")
+    assert again.get("cached") is True
+    assert len(stream_calls(llm_server)) == 1
+
+
+def test_reindexing_a_cited_source_with_changes_makes_the_answer_stale(
+    admin_client, anon_client, python_guru, llm_server
+):
+    first = ask(anon_client, IN_SCOPE, mode="fast")
+    question = Question.objects.get(slug=first["slug"])
+    cited = question.cited_sources.get()
+    DataSource.objects.filter(pk=cited.pk).update(
+        content=cited.content + "\nUse python -m venv --upgrade-deps to refresh pip.\n"
+    )
+    response = admin_client.post(f"/api/gurus/python/sources/{cited.pk}/reindex/")
+    assert response.status_code == 202
+    question.refresh_from_db()
+    assert question.stale is True
+
+    again = ask(anon_client, IN_SCOPE, mode="fast")
+    assert again.get("cached") is not True
+    assert len(stream_calls(llm_server)) == 2
+    question.refresh_from_db()
+    assert question.stale is False
+    assert Question.objects.count() == 1
+
+
+def test_reindexing_without_changes_keeps_the_answer_fresh(
+    admin_client, anon_client, python_guru, llm_server
+):
+    first = ask(anon_client, IN_SCOPE, mode="fast")
+    cited = Question.objects.get(slug=first["slug"]).cited_sources.get()
+    admin_client.post(f"/api/gurus/python/sources/{cited.pk}/reindex/")
+    assert Question.objects.get(slug=first["slug"]).stale is False
+
+
+def test_without_an_llm_the_answer_is_extracted_and_labelled(anon_client, python_guru):
+    body = ask(anon_client, IN_SCOPE)
+    assert body["extractive"] is True
+    assert "Extracted from the sources" in body["content"]
+    assert "python -m venv" in body["content"]
+    assert body["references"][0]["link"].startswith(page_url("Virtual environments"))
+
+
+def test_a_follow_up_carries_the_conversation(anon_client, python_guru, llm_server):
+    root = ask(anon_client, IN_SCOPE, mode="fast")
+    binge = anon_client.post(
+        "/api/gurus/python/binges/", {"root_slug": root["slug"]}, format="json"
+    ).json()
+    follow = ask(
+        anon_client,
+        "How do I activate the virtual environment afterwards?",
+        mode="fast",
+        binge_id=binge["binge_id"],
+    )
+    assert follow["binge_id"] == binge["binge_id"]
+    prompt = stream_calls(llm_server)[-1]["messages"][0]["content"]
+    assert "follow-up" in prompt
+    child = Question.objects.get(binge_id=binge["binge_id"])
+    assert child.parent is not None and child.parent.slug == root["slug"]
+    tree = anon_client.get(f"/api/gurus/python/binges/{binge['binge_id']}/").json()
+    assert [q["parent_slug"] for q in tree["questions"]] == [root["slug"]]
+
+
+def test_bad_ask_input_gets_json_errors(anon_client, python_guru):
+    malformed = anon_client.post(
+        "/api/gurus/python/answer/", data="{oops", content_type="application/json"
+    )
+    assert malformed.status_code == 400
+    assert malformed.json()["code"] == "malformed_json"
+    empty = anon_client.post("/api/gurus/python/answer/", {"question": ""}, format="json")
+    assert empty.status_code == 400
+    assert empty.json()["code"] == "invalid_input"
+    unknown = anon_client.post("/api/gurus/nope/answer/", {"question": "hi"}, format="json")
+    assert unknown.status_code == 404
+    assert unknown.json()["code"] == "guru_not_found"
+    wrong_type = anon_client.post("/api/gurus/python/answer/", {"question": ["x"]}, format="json")
+    assert wrong_type.status_code == 400
+
+
+def test_asks_are_rate_limited_per_ip(anon_client, python_guru, settings):
+    settings.ASK_RATE_LIMIT_PER_MINUTE = 2
+    codes = [
+        anon_client.post("/api/gurus/python/answer/", {"question": IN_SCOPE}, format="json")
+        for _ in range(3)
+    ]
+    assert [c.status_code for c in codes] == [200, 200, 429]
+    assert json.loads(codes[2].content)["code"] == "rate_limited"

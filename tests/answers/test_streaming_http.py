@@ -1,0 +1,71 @@
+"""Server-Sent Events over real HTTP from the ASGI app: nothing is buffered at the server."""
+
+import json
+import threading
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
+from tests.answers.conftest import stream_calls
+from tests.answers.test_answer_engine import IN_SCOPE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def live_asgi() -> Iterator[str]:
+    from config.asgi import application
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for_port("127.0.0.1", port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def read_events(lines: Iterator[str]) -> Iterator[tuple[str, dict]]:
+    name = ""
+    for line in lines:
+        if line.startswith("event: "):
+            name = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            yield name, json.loads(line.removeprefix("data: "))
+
+
+def test_meta_arrives_before_the_llm_produces_its_first_token(
+    live_asgi, python_guru, llm_server
+):
+    # The fake LLM sends its role chunk, then holds every content token until released.
+    release = llm_server.hold_streams(after_events=1)
+    url = f"{live_asgi}/api/gurus/python/answer/stream/"
+    with httpx.stream("POST", url, json={"question": IN_SCOPE, "mode": "fast"}, timeout=30) as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        events = read_events(r.iter_lines())
+        name, meta = next(events)
+        assert name == "meta"
+        assert meta["references"] and meta["slug"]
+        assert not release.is_set()  # no token has left the LLM yet
+        release.set()
+        rest = list(events)
+    names = [n for n, _ in rest]
+    assert names[-1] == "done"
+    deltas = "".join(d["text"] for n, d in rest if n == "delta")
+    assert deltas == rest[-1][1]["content"]
+    assert len(stream_calls(llm_server)) == 1
+
+
+def test_stream_errors_are_json_before_the_stream_starts(live_asgi, python_guru):
+    response = httpx.post(f"{live_asgi}/api/gurus/nope/answer/stream/", json={"question": "x"})
+    assert response.status_code == 404
+    assert response.json()["code"] == "guru_not_found"
