@@ -1,0 +1,166 @@
+"""Main-content extraction from a web page, keeping what citations need: headings and their ids.
+
+The chunker downstream turns the fragment into chunks with heading paths and `#anchor` links, so
+ids stay on every element (Sphinx puts the anchor on `<section id=...>`, API docs on `<dt id=...>`)
+while site chrome (navigation, sidebars, footers, forms, permalink pilcrows) goes.
+"""
+
+import codecs
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import lxml.etree
+import lxml.html
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([\w:.-]+)""", re.IGNORECASE)
+
+
+def _has_class(name: str) -> str:
+    return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+def _any_of(conditions: Iterable[str]) -> str:
+    return " or ".join(conditions)
+
+
+# Where the main content usually lives, most specific first.
+_MAIN_CANDIDATES = (
+    "//main",
+    "//article",
+    "//*[@role='main']",
+    f"//div[{_has_class('body')}]",
+    f"//div[{_has_class('document')}]",
+    "//*[@id='content']",
+    "//*[@id='main-content']",
+)
+_HEADINGS = "self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6"
+_JUNK_TAGS = (
+    "script", "style", "noscript", "template", "nav", "aside", "form", "iframe", "button",
+    "input", "select", "textarea", "svg", "canvas", "object", "embed", "dialog", "footer",
+)  # fmt: skip
+_JUNK_ROLES = ("navigation", "search", "contentinfo", "complementary")
+_JUNK_CLASSES = ("headerlink", "sphinxsidebar", "related", "footer", "breadcrumbs", "skip-link")
+_JUNK = "//*[{}]".format(
+    _any_of(
+        [f"self::{tag}" for tag in _JUNK_TAGS]
+        + [f"@role='{role}'" for role in _JUNK_ROLES]
+        + [_has_class(name) for name in _JUNK_CLASSES]
+        + ["@hidden", "@aria-hidden='true'"]
+        # A page header is chrome unless it holds the page's heading (<article><header><h1>).
+        + [f"self::header[not(.//*[{_HEADINGS}])]"]
+    )
+)
+# Attributes worth keeping: anchors, link targets, table shape, and the class of code blocks
+# (Sphinx and most highlighters name the language there).
+_KEPT_ATTRIBUTES = frozenset({"id", "name", "href", "alt", "lang", "colspan", "rowspan", "start"})
+_CLASS_KEPT_ON = frozenset({"pre", "code", "div"})
+
+
+@dataclass(frozen=True)
+class ParsedPage:
+    title: str
+    html: str  # the main content as an HTML fragment; "" when the page has no text
+    links: list[str] = field(default_factory=list)  # absolute hrefs, in document order
+    language: str = ""
+
+
+def decode_html(body: bytes, charset: str | None = None) -> str:
+    """Bytes to text: the BOM, then the HTTP charset, then <meta charset>, then UTF-8."""
+    if body.startswith(codecs.BOM_UTF8):
+        return body.decode("utf-8-sig", errors="replace")
+    sniffed = _META_CHARSET.search(body[:4096])
+    meta_charset = sniffed.group(1).decode("ascii", errors="ignore") if sniffed else None
+    for candidate in (charset, meta_charset):
+        if not candidate:
+            continue
+        try:
+            return body.decode(candidate)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return body.decode("utf-8", errors="replace")
+
+
+def _document(text: str, url: str) -> lxml.html.HtmlElement | None:
+    # lxml refuses a str that still carries an XML encoding declaration (XHTML pages).
+    text = _XML_DECLARATION.sub("", text, count=1)
+    if not text.strip():
+        return None
+    try:
+        document = lxml.html.document_fromstring(text)
+    except (lxml.etree.ParserError, ValueError):
+        return None
+    document.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")
+    return document
+
+
+def _links(document: lxml.html.HtmlElement) -> list[str]:
+    return [str(href) for href in document.xpath("//a/@href | //area/@href") if str(href).strip()]
+
+
+def _title(document: lxml.html.HtmlElement) -> str:
+    title = document.find(".//title")
+    if title is not None and title.text_content().strip():
+        return " ".join(title.text_content().split())
+    heading = document.find(".//h1")
+    return " ".join(heading.text_content().split()) if heading is not None else ""
+
+
+def _drop_junk(document: lxml.html.HtmlElement) -> None:
+    for element in document.xpath(_JUNK):
+        if element.getparent() is not None:
+            element.drop_tree()  # keeps the tail text, which belongs to the parent
+    for comment in document.xpath("//comment() | //processing-instruction()"):
+        if comment.getparent() is not None:
+            comment.drop_tree()
+
+
+def _main_element(document: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    for xpath in _MAIN_CANDIDATES:
+        for element in document.xpath(xpath):
+            if element.text_content().strip():
+                return element
+    body = document.find("body")
+    return body if body is not None else document
+
+
+def _clean_attributes(root: lxml.html.HtmlElement) -> None:
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for name in list(element.attrib):
+            keep = name in _KEPT_ATTRIBUTES or (name == "class" and element.tag in _CLASS_KEPT_ON)
+            if not keep:
+                del element.attrib[name]
+
+
+def _fragment(main: lxml.html.HtmlElement) -> str:
+    if not main.text_content().strip():
+        return ""
+    _clean_attributes(main)
+    if main.tag in ("html", "body"):
+        main.tag = "div"
+    return str(lxml.html.tostring(main, encoding="unicode", with_tail=False))
+
+
+def parse_page(body: bytes, *, url: str, charset: str | None = None) -> ParsedPage:
+    """Title, main-content fragment and outgoing links of an HTML page fetched from `url`."""
+    document = _document(decode_html(body, charset), url)
+    if document is None:
+        return ParsedPage(title="", html="")
+    links = _links(document)  # before the chrome goes: navigation is how a crawler finds pages
+    title = _title(document)
+    language = str(document.get("lang", "")).strip()
+    _drop_junk(document)
+    return ParsedPage(
+        title=title, html=_fragment(_main_element(document)), links=links, language=language
+    )
+
+
+def page_links(body: bytes, *, url: str, charset: str | None = None) -> list[str]:
+    """Only the outgoing links (an unchanged page still has to be crawled through)."""
+    document = _document(decode_html(body, charset), url)
+    return _links(document) if document is not None else []
