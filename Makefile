@@ -39,19 +39,19 @@ run: install
 ## test: lint, format check, types, and the whole suite on PostgreSQL plus a SQLite smoke run
 test: install-dev
 	bash backend/scripts/services_up.sh
-	$(VENV)/bin/ruff check backend tests
-	$(VENV)/bin/ruff format --check backend tests
+	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests
+	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 	cd backend && ../$(VENV)/bin/mypy .
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite"
 	env -u DATABASE_URL $(PYTEST) tests -m sqlite
 
 lint:
-	$(VENV)/bin/ruff check backend tests
-	$(VENV)/bin/ruff format --check backend tests
+	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests
+	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 
 fmt:
-	$(VENV)/bin/ruff check --fix backend tests
-	$(VENV)/bin/ruff format backend tests
+	$(VENV)/bin/ruff check --config backend/pyproject.toml --fix backend tests
+	$(VENV)/bin/ruff format --config backend/pyproject.toml backend tests
 
 eval: install-dev
 	$(PY) backend/manage.py eval $(EVAL_ARGS)

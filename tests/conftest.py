@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-
 from openguru.providers.vectorstore.lite_server import free_port, start_lite_server
 
 _TMP = Path(tempfile.mkdtemp(prefix="openguru-test-"))

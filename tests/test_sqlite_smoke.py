@@ -20,11 +20,20 @@ def test_health_guru_source_and_an_extractive_answer_on_sqlite(admin_client, ano
     health = anon_client.get("/api/health/").json()
     assert health["status"] == "ok", health
 
-    assert admin_client.post("/api/gurus/", {"slug": "frob", "name": "Frob"}, format="json").status_code == 201
+    assert (
+        admin_client.post(
+            "/api/gurus/", {"slug": "frob", "name": "Frob"}, format="json"
+        ).status_code
+        == 201
+    )
     source = admin_client.post(
-        "/api/gurus/frob/sources/", {"type": "text", "title": "Guide", "content": DOC}, format="json"
+        "/api/gurus/frob/sources/",
+        {"type": "text", "title": "Guide", "content": DOC},
+        format="json",
     ).json()
-    assert admin_client.get(f"/api/gurus/frob/sources/{source['id']}/").json()["status"] == "SUCCESS"
+    assert (
+        admin_client.get(f"/api/gurus/frob/sources/{source['id']}/").json()["status"] == "SUCCESS"
+    )
 
     answer = anon_client.post(
         "/api/gurus/frob/answer/",

@@ -3,7 +3,6 @@
 from collections.abc import Iterator
 
 import pytest
-
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
 from openguru.providers.embeddings.factory import get_embedder
@@ -11,6 +10,7 @@ from openguru.providers.llm.factory import get_llm
 from openguru.providers.rerank.factory import get_reranker
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
+
 from tests.fakes.openai_server import FakeOpenAIServer
 
 PAGES = {
@@ -64,16 +64,16 @@ def python_guru(transactional_db) -> Guru:
             title=title,
             content=f"# {title}\n\n{text}\n",
         )
-    assert set(DataSource.objects.filter(guru=guru).values_list("status", flat=True)) == {
-        "SUCCESS"
-    }
+    assert set(DataSource.objects.filter(guru=guru).values_list("status", flat=True)) == {"SUCCESS"}
     return guru
 
 
 def stream_calls(server: FakeOpenAIServer) -> list[dict]:
     """Answer calls: the streamed chat completions the server received."""
     return [
-        r.body for r in server.requests if r.path.endswith("/chat/completions") and r.body.get("stream")
+        r.body
+        for r in server.requests
+        if r.path.endswith("/chat/completions") and r.body.get("stream")
     ]
 
 

@@ -3,9 +3,9 @@
 import json
 
 import pytest
-
 from openguru.answers.models import OutOfContextQuestion, Question
 from openguru.sources.models import DataSource
+
 from tests.answers.conftest import json_calls, page_url, stream_calls
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import uvicorn
-
 from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
+
 from tests.answers.conftest import stream_calls
 from tests.answers.test_answer_engine import IN_SCOPE
 
@@ -21,7 +21,9 @@ def live_asgi() -> Iterator[str]:
 
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        uvicorn.Config(
+            application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -42,9 +44,7 @@ def read_events(lines: Iterator[str]) -> Iterator[tuple[str, dict]]:
             yield name, json.loads(line.removeprefix("data: "))
 
 
-def test_meta_arrives_before_the_llm_produces_its_first_token(
-    live_asgi, python_guru, llm_server
-):
+def test_meta_arrives_before_the_llm_produces_its_first_token(live_asgi, python_guru, llm_server):
     # The fake LLM sends its role chunk, then holds every content token until released.
     release = llm_server.hold_streams(after_events=1)
     url = f"{live_asgi}/api/gurus/python/answer/stream/"

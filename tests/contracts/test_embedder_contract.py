@@ -37,12 +37,8 @@ EMBEDDER_CASES = [
 ]
 
 QUERY = "How do I install the package with pip?"
-MATCHING_DOCUMENT = (
-    "Install the package with pip: run pip install openguru in a virtualenv."
-)
-UNRELATED_DOCUMENT = (
-    "The Eiffel Tower in Paris was completed in 1889 for the World's Fair."
-)
+MATCHING_DOCUMENT = "Install the package with pip: run pip install openguru in a virtualenv."
+UNRELATED_DOCUMENT = "The Eiffel Tower in Paris was completed in 1889 for the World's Fair."
 _TOPICS = [
     "milvus",
     "celery",
@@ -141,9 +137,7 @@ def test_vectors_are_unit_length(case: EmbedderCase, embedder: Embedder) -> None
         embedder.embed_query(QUERY),
     ]
     for vector in vectors:
-        assert math.sqrt(sum(value * value for value in vector)) == pytest.approx(
-            1.0, abs=1e-4
-        )
+        assert math.sqrt(sum(value * value for value in vector)) == pytest.approx(1.0, abs=1e-4)
 
 
 def test_it_is_deterministic(embedder: Embedder) -> None:
@@ -151,24 +145,18 @@ def test_it_is_deterministic(embedder: Embedder) -> None:
     second = embedder.embed_documents([MATCHING_DOCUMENT, UNRELATED_DOCUMENT])
     for a, b in zip(first, second, strict=True):
         assert a == pytest.approx(b, abs=1e-5)
-    assert embedder.embed_query(QUERY) == pytest.approx(
-        embedder.embed_query(QUERY), abs=1e-5
-    )
+    assert embedder.embed_query(QUERY) == pytest.approx(embedder.embed_query(QUERY), abs=1e-5)
 
 
 def test_a_query_is_closer_to_its_answer_than_to_an_unrelated_text(
     embedder: Embedder,
 ) -> None:
     query = embedder.embed_query(QUERY)
-    matching, unrelated = embedder.embed_documents(
-        [MATCHING_DOCUMENT, UNRELATED_DOCUMENT]
-    )
+    matching, unrelated = embedder.embed_documents([MATCHING_DOCUMENT, UNRELATED_DOCUMENT])
     assert _cosine(query, matching) > _cosine(query, unrelated) + 0.1
 
 
-def test_query_and_document_embeddings_agree(
-    case: EmbedderCase, embedder: Embedder
-) -> None:
+def test_query_and_document_embeddings_agree(case: EmbedderCase, embedder: Embedder) -> None:
     if not case.symmetric:
         pytest.skip("this embedder embeds queries differently from documents")
     as_document = embedder.embed_documents([QUERY])[0]
@@ -236,9 +224,7 @@ def test_tei_sends_batches_of_32_and_asks_to_truncate(
     server = tei_server_for_embeddings
     server.reset()
     embedder = TEIEmbedder(url=server.url, model_name="m", dimension=384)
-    texts = _numbered_texts(69) + [
-        "word " * 2000
-    ]  # longer than the server's 512 window
+    texts = [*_numbered_texts(69), "word " * 2000]  # longer than the server's 512 window
     assert len(embedder.embed_documents(texts)) == 70
     assert [len(batch) for batch in _embed_requests(server)] == [32, 32, 6]
     assert all(r.body["truncate"] is True for r in server.requests)
@@ -271,9 +257,7 @@ def test_tei_window_comes_from_info_when_the_server_has_it() -> None:
 
 def test_tei_accepts_the_full_endpoint_url_and_sends_the_api_key() -> None:
     with FakeTEIServer(api_key="s3cret") as server:
-        embedder = TEIEmbedder(
-            url=f"{server.url}/embed", api_key="s3cret", model_name="m"
-        )
+        embedder = TEIEmbedder(url=f"{server.url}/embed", api_key="s3cret", model_name="m")
         assert len(embedder.embed_query(QUERY)) == 384
         assert server.requests[-1].headers["Authorization"] == "Bearer s3cret"
 
@@ -337,9 +321,7 @@ def test_tei_unreachable_server_is_transient() -> None:
     with socket.socket() as probe:  # a port nobody listens on once closed
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    embedder = TEIEmbedder(
-        url=f"http://127.0.0.1:{port}", model_name="m", dimension=384
-    )
+    embedder = TEIEmbedder(url=f"http://127.0.0.1:{port}", model_name="m", dimension=384)
     with pytest.raises(TransientError) as raised:
         embedder.embed_query(QUERY)
     assert raised.value.code == ErrorCode.PROVIDER_UNAVAILABLE
@@ -348,9 +330,7 @@ def test_tei_unreachable_server_is_transient() -> None:
 def test_tei_timeout_is_transient() -> None:
     with FakeTEIServer() as server:
         server.delay(2.0)
-        embedder = TEIEmbedder(
-            url=server.url, model_name="m", dimension=384, timeout=0.2
-        )
+        embedder = TEIEmbedder(url=server.url, model_name="m", dimension=384, timeout=0.2)
         with pytest.raises(TransientError) as raised:
             embedder.embed_query(QUERY)
     assert raised.value.code == ErrorCode.PROVIDER_UNAVAILABLE

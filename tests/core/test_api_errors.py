@@ -32,9 +32,7 @@ def test_unknown_route_is_a_json_404(anon_client):
 
 
 def test_malformed_json_is_rejected(admin_client):
-    response = admin_client.post(
-        "/api/gurus/", data="{not json", content_type="application/json"
-    )
+    response = admin_client.post("/api/gurus/", data="{not json", content_type="application/json")
     assert response.status_code == 400
     assert response.json()["code"] == "malformed_json"
 

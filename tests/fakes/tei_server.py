@@ -17,6 +17,7 @@ Standalone: python -m tests.fakes.tei_server --port 8080
 """
 
 import argparse
+import contextlib
 import hashlib
 import json
 import math
@@ -106,13 +107,9 @@ class FakeTEIServer:
 
     def fail_next(self, count: int, *, status: int = 503, body: Any = None) -> None:
         """Answer the next `count` requests with `status` (and `body`, default a TEI error)."""
-        error_body = (
-            body if body is not None else _error_body(status, "injected failure")
-        )
+        error_body = body if body is not None else _error_body(status, "injected failure")
         with self.state.lock:
-            self.state.failures.extend(
-                _Failure(status, error_body) for _ in range(count)
-            )
+            self.state.failures.extend(_Failure(status, error_body) for _ in range(count))
 
     def delay(self, seconds: float) -> None:
         """Wait this long before answering each request (for client timeouts)."""
@@ -219,9 +216,7 @@ class _TEIHandler(BaseHTTPRequestHandler):
         self._send(status, answer)
 
     def _record(self, body: Any) -> None:
-        request = RecordedRequest(
-            self.command, self.path, dict(self.headers.items()), body
-        )
+        request = RecordedRequest(self.command, self.path, dict(self.headers.items()), body)
         with self.state.lock:
             self.state.requests.append(request)
 
@@ -269,14 +264,8 @@ def _embed(state: _State, body: Any) -> tuple[int, Any]:
     inputs = body.get("inputs") if isinstance(body, dict) else None
     if isinstance(inputs, str):
         inputs = [inputs]
-    if (
-        not isinstance(inputs, list)
-        or not inputs
-        or not all(isinstance(t, str) for t in inputs)
-    ):
-        return 422, _error_body(
-            422, "`inputs` must be a non-empty string or list of strings"
-        )
+    if not isinstance(inputs, list) or not inputs or not all(isinstance(t, str) for t in inputs):
+        return 422, _error_body(422, "`inputs` must be a non-empty string or list of strings")
     error = _validate_inputs(state, inputs, truncate=bool(body.get("truncate", False)))
     if error is not None:
         return error
@@ -302,23 +291,17 @@ def _rerank(state: _State, body: Any) -> tuple[int, Any]:
     return 200, ranked
 
 
-def _validate_inputs(
-    state: _State, texts: list[str], *, truncate: bool
-) -> tuple[int, Any] | None:
+def _validate_inputs(state: _State, texts: list[str], *, truncate: bool) -> tuple[int, Any] | None:
     """TEI's own checks: batch size, and input length unless the client asked to truncate."""
     if len(texts) > state.max_client_batch_size:
         message = f"batch size {len(texts)} > maximum allowed batch size"
         return 413, _error_body(413, message, "Validation")
-    if not truncate and any(
-        len(text.split()) > state.max_input_length for text in texts
-    ):
+    if not truncate and any(len(text.split()) > state.max_input_length for text in texts):
         return 413, _error_body(413, "`inputs` must have less tokens", "Validation")
     return None
 
 
-def _error_body(
-    status: int, message: str, error_type: str | None = None
-) -> dict[str, str]:
+def _error_body(status: int, message: str, error_type: str | None = None) -> dict[str, str]:
     kinds = {401: "Unhealthy", 413: "Validation", 422: "Validation", 503: "Overloaded"}
     return {"error": message, "error_type": error_type or kinds.get(status, "Backend")}
 
@@ -357,10 +340,8 @@ def main() -> None:
         dimension=args.dimension, api_key=args.api_key, host=args.host, port=args.port
     )
     print(f"Fake TEI server on {server.url}", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

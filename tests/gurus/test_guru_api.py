@@ -1,5 +1,4 @@
 import pytest
-
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.factory import get_vector_store
 
@@ -32,7 +31,10 @@ def test_create_list_update_delete_a_guru(admin_client, anon_client):
 
 
 def test_slugs_are_unique_and_url_safe(admin_client):
-    assert admin_client.post("/api/gurus/", {"slug": "dup", "name": "A"}, format="json").status_code == 201
+    assert (
+        admin_client.post("/api/gurus/", {"slug": "dup", "name": "A"}, format="json").status_code
+        == 201
+    )
     again = admin_client.post("/api/gurus/", {"slug": "dup", "name": "B"}, format="json")
     assert again.status_code == 409
     assert again.json()["code"] == "conflict"

@@ -1,10 +1,10 @@
 """The Celery path with a real worker process on real brokers (Redis and RabbitMQ)."""
 
 import pytest
-
 from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
+
 from tests.integration.worker import celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

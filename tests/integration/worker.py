@@ -6,7 +6,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from celery import Celery
@@ -69,11 +69,9 @@ def purge(broker_url: str) -> None:
     """Drop messages a previous run left behind, so this worker only sees ours."""
     app = Celery(broker=broker_url)
     for queue in ("ingest", "light"):
-        with app.connection_for_write() as conn:
-            try:
-                conn.default_channel.queue_purge(queue)
-            except Exception:  # not declared yet: nothing to purge
-                pass
+        # A queue that was never declared has nothing to purge (RabbitMQ says NOT_FOUND).
+        with app.connection_for_write() as conn, suppress(Exception):
+            conn.default_channel.queue_purge(queue)
 
 
 def wait_until(predicate, *, timeout: float, interval: float = 0.3):  # type: ignore[no-untyped-def]

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource, EmbeddingCacheEntry

@@ -122,7 +122,7 @@ def index_source(
         fresh = _dedupe([c for c in batch if c.hash not in seen])
         for chunk in fresh:
             seen.add(chunk.hash)
-            page = str(chunk.metadata.get("page_link") or _page_of(chunk))
+            page = str(chunk.metadata.get("doc_link", _page_of(chunk)))
             pages.setdefault(page, []).append(chunk.hash)
         _write_new(
             fresh, existing=existing, target=target, embedder=embedder, store=store, stats=stats

@@ -33,7 +33,7 @@ class LoadRequest:
     options: Mapping[str, Any] = field(default_factory=dict)
     private: bool = False
     # Conditional-GET state from the previous run: {url: {"etag", "last_modified", "hash"}}.
-    fetch_state: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    fetch_state: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -59,7 +59,7 @@ class LoadResult:
     # body hash matched): the indexer keeps their chunks as they are.
     unchanged_links: set[str] = field(default_factory=set)
     # Validators to store for the next run's conditional GETs; filled while `documents` is read.
-    fetch_state: dict[str, dict[str, str]] = field(default_factory=dict)
+    fetch_state: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 ProgressCallback = Callable[[LoadProgress], None]
