@@ -55,6 +55,7 @@ def question_find_cached(
 
 
 def binge_history(*, binge: Binge, limit: int = 5) -> list[tuple[str, str]]:
-    """(question, answer) pairs of a binge, oldest first."""
-    questions = Question.objects.filter(binge=binge).order_by("-created_at")[:limit]
-    return [(q.question, q.content) for q in reversed(list(questions))]
+    """(question, answer) pairs of a binge, oldest first, starting with its root question."""
+    recent = list(Question.objects.filter(binge=binge).order_by("-created_at")[:limit])
+    questions = [*([binge.root_question] if binge.root_question else []), *reversed(recent)]
+    return [(q.question, q.content) for q in questions[-limit:]]

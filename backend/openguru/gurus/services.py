@@ -47,7 +47,7 @@ def guru_create(
         guru.base_color = base_color
     if light_color:
         guru.light_color = light_color
-    guru.full_clean(exclude=["collection_name"])
+    guru.full_clean(exclude=["collection_name"], validate_unique=False)  # uniqueness: 409 below
     try:
         with transaction.atomic():
             guru.save()
