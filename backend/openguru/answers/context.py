@@ -72,12 +72,12 @@ def _icon(link: str) -> str:
 
 
 def references_for(contexts: Sequence[Context]) -> list[dict[str, str]]:
-    """Links shown under an answer; private sources (no link) are not shown."""
-    seen: set[str] = set()
+    """Sources shown under an answer; private or pasted sources have a title but no link."""
+    seen: set[tuple[str, str]] = set()
     references = []
     for context in contexts:
-        if context.link and context.link not in seen:
-            seen.add(context.link)
+        if (context.title, context.link) not in seen:
+            seen.add((context.title, context.link))
             references.append(
                 {"title": context.title, "link": context.link, "icon": _icon(context.link)}
             )
