@@ -4,26 +4,39 @@
 `max_tokens` (not `max_completion_tokens`) is sent because every compatible server reads it.
 """
 
-import asyncio
 import logging
 import re
-import weakref
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import httpx2
 import openai
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, Omit, omit
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from openai.types.completion_usage import CompletionUsage
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.llm.base import ChatMessage, Completion, JsonCompletion, StreamChunk, Usage
+from openguru.providers.llm.loop_clients import PerLoopClients
 from openguru.providers.llm.structured import parse_json_object, schema_instruction
 
 logger = logging.getLogger(__name__)
 
 _SCHEMA_NAME_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+try:
+    import aiohttp
+
+    _AIOHTTP_ERRORS: tuple[type[Exception], ...] = (aiohttp.ClientError,)
+except ImportError:  # then the SDK's default httpx transport
+    _AIOHTTP_ERRORS = ()
+
+_TRANSPORT_ERRORS: tuple[type[Exception], ...] = (
+    openai.APIConnectionError,
+    httpx2.TransportError,  # raised while a stream is read, outside the SDK's wrapping
+    *_AIOHTTP_ERRORS,
+)
+_SDK_ERRORS: tuple[type[Exception], ...] = (openai.OpenAIError, httpx2.HTTPError, *_AIOHTTP_ERRORS)
 
 
 class OpenAICompatibleLLM:
@@ -41,11 +54,7 @@ class OpenAICompatibleLLM:
         self._model = model
         self._timeout = timeout
         self._max_retries = max_retries
-        # One client per event loop: an httpx pool cannot be shared across loops, and workers
-        # may run each task in a fresh `asyncio.run`.
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncOpenAI] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._clients = PerLoopClients(self._new_client, _close_client)
         # Learned on first use: some compatible servers reject `json_schema` output.
         self._json_schema_supported = True
 
@@ -64,10 +73,14 @@ class OpenAICompatibleLLM:
         temperature: float = 0.0,
     ) -> Completion:
         response = await self._create(
-            messages=_to_openai(messages), temperature=temperature, **_limit(max_tokens)
+            messages=_to_openai(messages),
+            temperature=temperature,
+            max_tokens=_limit(max_tokens),
         )
         return Completion(
-            text=_message_text(response), model=response.model, usage=_usage(response.usage)
+            text=_message_text(response),
+            model=response.model or self._model,  # some compatible servers leave it empty
+            usage=_usage(response.usage),
         )
 
     async def stream(
@@ -79,13 +92,14 @@ class OpenAICompatibleLLM:
     ) -> AsyncIterator[StreamChunk]:
         model, usage = self._model, Usage()
         try:
-            response = await self._client().chat.completions.create(
+            client = await self._client()
+            response = await client.chat.completions.create(
                 model=self._model,
                 messages=_to_openai(messages),
                 temperature=temperature,
                 stream=True,
                 stream_options={"include_usage": True},
-                **_limit(max_tokens),
+                max_tokens=_limit(max_tokens),
             )
             async with response:  # closes the connection if the reader stops early
                 async for chunk in response:
@@ -95,7 +109,7 @@ class OpenAICompatibleLLM:
                     delta = chunk.choices[0].delta.content if chunk.choices else None
                     if delta:
                         yield StreamChunk(delta=delta, model=model)
-        except (openai.OpenAIError, httpx2.HTTPError) as error:
+        except _SDK_ERRORS as error:
             raise provider_error(error, service="language model") from error
         yield StreamChunk(delta="", model=model, usage=usage)
 
@@ -112,18 +126,18 @@ class OpenAICompatibleLLM:
         if self._json_schema_supported:
             response = await self._json_schema_completion(messages, schema, name, max_tokens)
             if response is not None:
-                return _json_completion(response, schema)
+                return self._json_completion(response, schema)
         response = await self._create(
             messages=_to_openai([ChatMessage("system", schema_instruction(schema)), *messages]),
             temperature=0.0,
             response_format={"type": "json_object"},
-            **_limit(max_tokens),
+            max_tokens=_limit(max_tokens),
         )
         if self._json_schema_supported:
             # JSON mode worked where json_schema was refused: skip the refused call from now on.
             logger.info("%r does not accept json_schema output; using JSON mode.", self)
             self._json_schema_supported = False
-        return _json_completion(response, schema)
+        return self._json_completion(response, schema)
 
     async def _json_schema_completion(
         self,
@@ -142,49 +156,65 @@ class OpenAICompatibleLLM:
             },
         }
         try:
-            return await self._client().chat.completions.create(
+            client = await self._client()
+            return await client.chat.completions.create(
                 model=self._model,
                 messages=_to_openai(messages),
                 temperature=0.0,
                 response_format=response_format,
-                **_limit(max_tokens),
+                max_tokens=_limit(max_tokens),
             )
         except (openai.BadRequestError, openai.UnprocessableEntityError) as error:
             logger.info("%r refused json_schema output (HTTP %s).", self, error.status_code)
             return None
-        except (openai.OpenAIError, httpx2.HTTPError) as error:
+        except _SDK_ERRORS as error:
             raise provider_error(error, service="language model") from error
 
     async def _create(self, **params: Any) -> ChatCompletion:
         try:
-            response: ChatCompletion = await self._client().chat.completions.create(
+            client = await self._client()
+            response: ChatCompletion = await client.chat.completions.create(
                 model=self._model, **params
             )
-        except (openai.OpenAIError, httpx2.HTTPError) as error:
+        except _SDK_ERRORS as error:
             raise provider_error(error, service="language model") from error
         return response
 
-    def _client(self) -> AsyncOpenAI:
-        loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
-        if client is None:
-            for stale in [old for old in self._clients if old.is_closed()]:
-                del self._clients[stale]  # their pools died with their loops
-            client = AsyncOpenAI(
-                api_key=self._api_key,
-                base_url=self._base_url,
-                timeout=self._timeout,
-                max_retries=self._max_retries,
-            )
-            self._clients[loop] = client
-        return client
+    def _json_completion(
+        self, response: ChatCompletion, schema: Mapping[str, Any]
+    ) -> JsonCompletion:
+        data = parse_json_object(_message_text(response), schema=schema)
+        model = response.model or self._model
+        return JsonCompletion(data=data, model=model, usage=_usage(response.usage))
+
+    async def _client(self) -> AsyncOpenAI:
+        return await self._clients.get()
+
+    def _new_client(self) -> AsyncOpenAI:
+        return AsyncOpenAI(
+            api_key=self._api_key,
+            base_url=self._base_url,
+            timeout=self._timeout,
+            max_retries=self._max_retries,
+            http_client=_http_client(),
+        )
+
+
+async def _close_client(client: AsyncOpenAI) -> None:
+    await client.close()
+
+
+def _http_client() -> httpx2.AsyncClient | None:
+    """The SDK's aiohttp transport where aiohttp is installed: with hundreds of concurrent
+    streams, httpx's connection pool spends more time on bookkeeping than on the streams."""
+    return openai.DefaultAioHttpClient() if _AIOHTTP_ERRORS else None
 
 
 def provider_error(error: Exception, *, service: str) -> DomainError:
     """Our error for an SDK or transport error: retryable ones become `TransientError`."""
     if isinstance(error, openai.APITimeoutError | httpx2.TimeoutException):
         return TransientError(ErrorCode.PROVIDER_UNAVAILABLE, f"The {service} timed out.")
-    if isinstance(error, openai.APIConnectionError | httpx2.TransportError):
+    if isinstance(error, _TRANSPORT_ERRORS):
         return TransientError(ErrorCode.PROVIDER_UNAVAILABLE, f"The {service} is unreachable.")
     if isinstance(error, openai.APIStatusError):
         status = error.status_code
@@ -202,8 +232,8 @@ def _to_openai(messages: Sequence[ChatMessage]) -> list[ChatCompletionMessagePar
     return converted
 
 
-def _limit(max_tokens: int | None) -> dict[str, int]:
-    return {} if max_tokens is None else {"max_tokens": max_tokens}
+def _limit(max_tokens: int | None) -> int | Omit:
+    return omit if max_tokens is None else max_tokens
 
 
 def _usage(usage: CompletionUsage | None) -> Usage:
@@ -219,8 +249,3 @@ def _message_text(response: ChatCompletion) -> str:
     if message.refusal:
         raise DomainError(ErrorCode.PROVIDER_ERROR, "The language model refused to answer.")
     return message.content or ""
-
-
-def _json_completion(response: ChatCompletion, schema: Mapping[str, Any]) -> JsonCompletion:
-    data = parse_json_object(_message_text(response), schema=schema)
-    return JsonCompletion(data=data, model=response.model, usage=_usage(response.usage))

@@ -60,7 +60,9 @@ def schema_violations(value: Any, schema: Mapping[str, Any], path: str = "$") ->
     problems: list[str] = []
     if isinstance(value, dict):
         properties = schema.get("properties") or {}
-        problems += [f"{path}.{key}: missing" for key in schema.get("required", ()) if key not in value]
+        problems += [
+            f"{path}.{key}: missing" for key in schema.get("required", ()) if key not in value
+        ]
         for key, sub_schema in properties.items():
             if key in value:
                 problems += schema_violations(value[key], sub_schema, f"{path}.{key}")
