@@ -15,8 +15,10 @@ from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.embeddings.fake import FakeEmbedder
 from openguru.providers.embeddings.local import SentenceTransformerEmbedder
+from openguru.providers.embeddings.openai import OpenAIEmbedder
 from openguru.providers.embeddings.tei import TEIEmbedder
 
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.tei_server import FakeTEIServer
 
 
@@ -31,9 +33,7 @@ EMBEDDER_CASES = [
     pytest.param(EmbedderCase("local_embedder"), id="local"),
     pytest.param(EmbedderCase("tei_embedder"), id="tei"),
     pytest.param(EmbedderCase("fake_embedder"), id="fake"),
-    # >>> OpenAIEmbedder: the lead adds its case here, with a fixture of that name built against
-    # the loopback OpenAI-compatible server, e.g.
-    # pytest.param(EmbedderCase("openai_embedder"), id="openai"),
+    pytest.param(EmbedderCase("openai_embedder"), id="openai"),
 ]
 
 QUERY = "How do I install the package with pip?"
@@ -81,6 +81,18 @@ def tei_server_for_embeddings() -> Iterator[FakeTEIServer]:
 def tei_embedder(tei_server_for_embeddings: FakeTEIServer) -> TEIEmbedder:
     tei_server_for_embeddings.reset()
     return TEIEmbedder(url=tei_server_for_embeddings.url, model_name="fake/tei")
+
+
+@pytest.fixture(scope="module")
+def openai_server_for_embeddings() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(dimension=384) as server:
+        yield server
+
+
+@pytest.fixture
+def openai_embedder(openai_server_for_embeddings: FakeOpenAIServer) -> OpenAIEmbedder:
+    server = openai_server_for_embeddings
+    return OpenAIEmbedder(api_key="k", base_url=f"{server.origin}/v1", model="fake-embedding")
 
 
 @pytest.fixture
