@@ -1,0 +1,1 @@
+"""Offline retrieval-quality evaluation on BEIR-format datasets (`manage.py eval`)."""

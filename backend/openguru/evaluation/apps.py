@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EvaluationConfig(AppConfig):
+    name = "openguru.evaluation"
+    label = "evaluation"

@@ -1,0 +1,151 @@
+"""reports/eval.json (the machine-readable result) and reports/eval.md (the same as tables)."""
+
+import json
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from openguru.evaluation.metrics import METRIC_NAMES
+from openguru.evaluation.refusal import GateSettings
+
+JSON_NAME = "eval.json"
+MARKDOWN_NAME = "eval.md"
+METRIC_TITLES = {
+    "ndcg@10": "nDCG@10",
+    "recall@1": "R@1",
+    "recall@5": "R@5",
+    "recall@10": "R@10",
+    "recall@100": "R@100",
+    "mrr@10": "MRR@10",
+}
+
+
+def git_commit(repo_dir: Path) -> str:
+    try:
+        completed = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=repo_dir,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return completed.stdout.strip() or "unknown"
+
+
+def eval_report(
+    *, commit: str, records: Sequence[dict[str, Any]], refusal: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    return {"commit": commit, "records": list(records), "refusal": list(refusal)}
+
+
+def write_json(report: dict[str, Any], reports_dir: Path) -> Path:
+    path = reports_dir / JSON_NAME
+    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+@dataclass(frozen=True)
+class StageTime:
+    dataset: str
+    stage: str  # "index", a mode, "refusal", ...
+    seconds: float
+    items: int  # chunks embedded for "index", questions otherwise
+    note: str = ""
+
+
+def write_markdown(
+    report: dict[str, Any],
+    *,
+    gate: GateSettings,
+    times: Sequence[StageTime],
+    total_seconds: float,
+    charts: Sequence[str],
+    reports_dir: Path,
+) -> Path:
+    lines = [
+        "# Retrieval evaluation",
+        "",
+        f"Commit `{report['commit']}`. Produced by `make eval` (`manage.py eval`).",
+        "",
+    ]
+    lines += _metric_tables(report["records"])
+    lines += _refusal_tables(report["refusal"], gate)
+    lines += [f"![{name}]({name})" for name in charts]
+    lines += ["", *_time_table(times, total_seconds)]
+    path = reports_dir / MARKDOWN_NAME
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _metric_tables(records: Sequence[dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for dataset in dict.fromkeys(r["dataset"] for r in records):
+        rows = [r for r in records if r["dataset"] == dataset]
+        lines += [f"## {dataset}", "", _settings_line(rows[0]["settings"]), ""]
+        header = ["mode", "level", "queries", "skipped", *(METRIC_TITLES[m] for m in METRIC_NAMES)]
+        lines += [_row(header), _row(["---"] * 3 + ["---:"] * (len(header) - 3))]
+        for r in rows:
+            cells = [r["mode"], r["level"], str(r["queries"]), str(r["skipped_queries"])]
+            lines.append(_row(cells + [f"{r[m]:.4f}" for m in METRIC_NAMES]))
+        lines.append("")
+    return lines
+
+
+def _settings_line(settings: dict[str, Any]) -> str:
+    parts = [f"{key} `{value}`" for key, value in settings.items() if value is not None]
+    return "Settings: " + ", ".join(parts) + "."
+
+
+def _refusal_tables(refusal: Sequence[dict[str, Any]], gate: GateSettings) -> list[str]:
+    if not refusal:
+        return []
+    lines = [
+        "## Refusal (trust gate)",
+        "",
+        f"Hybrid retrieval, top {gate.candidates} candidates, margin {gate.margin}, "
+        f"at most {gate.max_keep} kept; refused = the gate keeps nothing at that threshold.",
+        "",
+    ]
+    pairs = dict.fromkeys((r["corpus"], r["out_of_scope"]) for r in refusal)
+    for corpus, outside in pairs:
+        rows = [r for r in refusal if (r["corpus"], r["out_of_scope"]) == (corpus, outside)]
+        lines += [f"### {corpus} guru, out of scope: {outside}", ""]
+        lines += [_row(["threshold", "refused out-of-scope", "refused in-scope"])]
+        lines += [_row(["---:", "---:", "---:"])]
+        for r in rows:
+            lines.append(
+                _row(
+                    [
+                        f"{r['threshold']:.2f}",
+                        f"{r['refused_out_of_scope']:.4f}",
+                        f"{r['refused_in_scope']:.4f}",
+                    ]
+                )
+            )
+        lines.append("")
+    return lines
+
+
+def _time_table(times: Sequence[StageTime], total_seconds: float) -> list[str]:
+    lines = [
+        "## Run time",
+        "",
+        "Wall time of this run (varies between runs; the metrics above do not).",
+        "",
+        _row(["dataset", "stage", "seconds", "items", "items/s", "note"]),
+        _row(["---", "---", "---:", "---:", "---:", "---"]),
+    ]
+    for t in times:
+        rate = f"{t.items / t.seconds:.1f}" if t.seconds > 0 and t.items else ""
+        lines.append(_row([t.dataset, t.stage, f"{t.seconds:.1f}", str(t.items), rate, t.note]))
+    lines += ["", f"Total wall time: {total_seconds:.0f}s."]
+    return lines
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
