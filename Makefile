@@ -18,11 +18,11 @@ $(VENV)/bin/python:
 	$(PIP) install --quiet --upgrade pip
 
 $(VENV)/.runtime: $(VENV)/bin/python backend/requirements.txt
-	$(PIP) install -r backend/requirements.txt
+	$(PIP) install --no-compile -r backend/requirements.txt
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.runtime backend/requirements-dev.txt
-	$(PIP) install -r backend/requirements-dev.txt
+	$(PIP) install --no-compile -r backend/requirements-dev.txt
 	touch $@
 
 frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
