@@ -59,15 +59,21 @@ def celery_worker(broker_url: str, **extra: str) -> Iterator[subprocess.Popen]:
                 process.wait()
 
 
+def _client_app(broker_url: str) -> Celery:
+    # Not the current app: that one runs this process's tasks (eagerly, in tests); a current
+    # app pointing at the broker would send every later `.delay()` of the run to it instead.
+    return Celery(broker=broker_url, set_as_current=False)
+
+
 def send_task(broker_url: str, name: str, *args: object) -> None:
-    app = Celery(broker=broker_url)
+    app = _client_app(broker_url)
     with app.connection_for_write() as conn:
         app.send_task(name, args=list(args), queue="ingest", connection=conn)
 
 
 def purge(broker_url: str) -> None:
     """Drop messages a previous run left behind, so this worker only sees ours."""
-    app = Celery(broker=broker_url)
+    app = _client_app(broker_url)
     for queue in ("ingest", "light"):
         # A queue that was never declared has nothing to purge (RabbitMQ says NOT_FOUND).
         with app.connection_for_write() as conn, suppress(Exception):

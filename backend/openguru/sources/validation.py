@@ -52,7 +52,7 @@ def validate_source_input(*, type: str, url: str, content: str, crawl_mode: str)
 
 def validate_upload(upload: UploadedFile) -> None:
     if upload.size is not None and upload.size > settings.PDF_MAX_BYTES:
-        limit_mb = settings.PDF_MAX_BYTES // (1024 * 1024)
-        raise DomainError(ErrorCode.FILE_TOO_LARGE, f"PDFs may be at most {limit_mb} MB.")
+        limit_mb = settings.PDF_MAX_BYTES / (1024 * 1024)  # not floored: 1.5 MB is not "1 MB"
+        raise DomainError(ErrorCode.FILE_TOO_LARGE, f"PDFs may be at most {limit_mb:g} MB.")
     if not str(upload.name or "").lower().endswith(".pdf"):
         raise DomainError(ErrorCode.INVALID_FILE, "Only PDF files can be uploaded.")

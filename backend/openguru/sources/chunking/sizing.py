@@ -1,0 +1,97 @@
+"""Fitting text into chunks that never exceed the token budget, context prefix included."""
+
+import re
+from collections.abc import Callable, Iterator
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+from openguru.sources.chunking.base import CountTokens, Limits
+
+SplitterFactory = Callable[[int, int, CountTokens], RecursiveCharacterTextSplitter]
+
+
+def prose_splitter(budget: int, overlap: int, count: CountTokens) -> RecursiveCharacterTextSplitter:
+    return RecursiveCharacterTextSplitter(
+        separators=["\n\n", "\n", ". ", " ", ""],
+        keep_separator="end",  # ". " stays with its sentence, not at the next chunk's start
+        chunk_size=budget,
+        chunk_overlap=overlap,
+        length_function=count,
+    )
+
+
+def fit(
+    prefix: str, body: str, limits: Limits, splitter: SplitterFactory
+) -> Iterator[tuple[str, str]]:
+    """(chunk text, body piece) pairs whose chunk text never exceeds `limits.size` tokens."""
+    body = body.strip()
+    if not body:
+        return
+    prefix = _shorten_prefix(prefix, limits)
+    head = f"{prefix}\n\n" if prefix else ""
+    budget = max(limits.size - limits.count(head), 1)
+    overlap = min(limits.overlap, budget // 2)
+    if limits.count(head + body) <= limits.size:
+        pieces = [body]
+    else:
+        pieces = splitter(budget, overlap, limits.count).split_text(body)
+    for piece in pieces:
+        # Token counts of pieces do not always add up to the count of the joined text
+        # (sub-word tokenizers), so the assembled chunk is measured once more.
+        for part in _enforce(head, piece, limits):
+            yield head + part, part
+
+
+def truncate(text: str, max_tokens: int, count: CountTokens) -> str:
+    """The longest prefix of `text` within `max_tokens` (binary search on characters)."""
+    if count(text) <= max_tokens:
+        return text
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if count(text[:middle]) <= max_tokens:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low]
+
+
+def _enforce(head: str, piece: str, limits: Limits) -> list[str]:
+    if limits.count(head + piece) <= limits.size:
+        return [piece]
+    parts: list[str] = []
+    current = ""
+    for word in re.split(r"(?<=\s)", piece):
+        candidate = current + word
+        if current and limits.count(head + candidate.rstrip()) > limits.size:
+            parts.append(current.rstrip())
+            current = word
+        else:
+            current = candidate
+    if current.strip():
+        parts.append(current.rstrip())
+    # A single word longer than the budget (a URL, a base64 blob) is cut by characters.
+    return [cut for part in parts for cut in _cut_characters(head, part, limits)]
+
+
+def _cut_characters(head: str, text: str, limits: Limits) -> list[str]:
+    cuts: list[str] = []
+    while text and limits.count(head + text) > limits.size:
+        keep = len(truncate(head + text, limits.size, limits.count)) - len(head)
+        keep = max(keep, 1)
+        cuts.append(text[:keep])
+        text = text[keep:]
+    if text:
+        cuts.append(text)
+    return [cut for cut in cuts if cut.strip()]
+
+
+def _shorten_prefix(prefix: str, limits: Limits) -> str:
+    """Keep the context prefix under a quarter of the chunk so the body still has room."""
+    allowed = max(limits.size // 4, 1)
+    if not prefix or limits.count(prefix) <= allowed:
+        return prefix
+    parts = prefix.split(" > ")
+    if len(parts) > 2:
+        prefix = f"{parts[0]} > … > {parts[-1]}"
+    return truncate(prefix, allowed, limits.count).rstrip()

@@ -1,0 +1,35 @@
+"""Which loader reads which kind of data source."""
+
+from collections.abc import Callable
+
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.sources.loaders.base import Loader
+from openguru.sources.loaders.github import GitHubLoader
+from openguru.sources.loaders.pdf import PdfLoader
+from openguru.sources.loaders.text import FaqLoader, TextLoader
+from openguru.sources.loaders.youtube import YouTubeLoader
+
+
+def _website_loader() -> Loader:
+    # Imported on demand: the crawler pulls in heavy extraction libraries that the other
+    # source types never need.
+    from openguru.sources.loaders.website import website_loader
+
+    return website_loader()
+
+
+_LOADERS: dict[str, Callable[[], Loader]] = {
+    "website": _website_loader,
+    "pdf": PdfLoader,
+    "youtube": YouTubeLoader,
+    "github_repo": GitHubLoader,
+    "text": TextLoader,
+    "faq": FaqLoader,
+}
+
+
+def loader_for(source_type: str) -> Loader:
+    factory = _LOADERS.get(source_type)
+    if factory is None:
+        raise DomainError(ErrorCode.INVALID_INPUT, f"Unknown source type {source_type!r}.")
+    return factory()
