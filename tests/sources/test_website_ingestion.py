@@ -7,12 +7,12 @@ import signal
 from pathlib import Path
 
 import pytest
-
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.base import SearchFilter
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
+
 from tests.fakes.docs_site import SMALL_DOCS, DocsSite
 from tests.integration.worker import celery_worker, purge, send_task, wait_until
 

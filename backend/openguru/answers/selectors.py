@@ -38,10 +38,16 @@ def question_find_cached(
         return question
     if vector is None:
         return None
-    candidates = list(answered.exclude(vector=None).values_list("pk", "vector", "user_question"))
+    candidates = [
+        (pk, bytes(vector), text)
+        for pk, vector, text in answered.exclude(vector=None).values_list(
+            "pk", "vector", "user_question"
+        )
+        if vector is not None
+    ]
     if not candidates:
         return None
-    matrix = np.vstack([np.frombuffer(bytes(v), dtype="<f4") for _, v, _ in candidates])
+    matrix = np.vstack([np.frombuffer(v, dtype="<f4") for _, v, _ in candidates])
     query = np.asarray(vector, dtype="<f4")
     norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
     similarities = matrix @ query / np.where(norms == 0, 1.0, norms)

@@ -36,7 +36,9 @@ class AnswerRecord:
 
 
 def _unique_slug(guru: Guru, binge: Binge | None, slug: str, exclude_pk: int | None) -> str:
-    taken = Question.objects.filter(guru=guru, binge=binge).exclude(pk=exclude_pk)
+    taken = Question.objects.filter(guru=guru, binge=binge)
+    if exclude_pk is not None:
+        taken = taken.exclude(pk=exclude_pk)
     candidate, n = slug, 2
     while taken.filter(slug=candidate).exists():
         candidate, n = f"{slug}-{n}", n + 1

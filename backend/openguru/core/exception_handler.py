@@ -64,6 +64,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         error = DomainError(ErrorCode.INTERNAL, "Something went wrong on our side.")
         return Response(error.as_dict(), status=500)
     response = error_response(error)
-    if isinstance(exc, exceptions.Throttled) and exc.wait:
-        response["Retry-After"] = str(int(exc.wait))
+    wait = getattr(exc, "wait", None)
+    if isinstance(exc, exceptions.Throttled) and wait:
+        response["Retry-After"] = str(int(wait))
     return response

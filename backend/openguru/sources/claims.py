@@ -8,7 +8,7 @@ gurus run in parallel) and removes every race on the guru's collection: creation
 an embedding-model change, and the guru summary that follows ingestion.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -21,7 +21,7 @@ from openguru.sources.models import DataSource
 Status = DataSource.Status
 
 
-def _stale_before() -> timezone.datetime:
+def _stale_before() -> datetime:
     return timezone.now() - timedelta(minutes=settings.STUCK_PROCESSING_MINUTES)
 
 

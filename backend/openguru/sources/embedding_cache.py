@@ -12,7 +12,7 @@ def _to_bytes(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
-def _from_bytes(blob: bytes) -> list[float]:
+def _from_bytes(blob: bytes | memoryview) -> list[float]:
     return np.frombuffer(bytes(blob), dtype="<f4").astype(float).tolist()
 
 

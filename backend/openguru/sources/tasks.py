@@ -15,6 +15,7 @@ from openguru.sources.processing import source_process
 
 MAX_RETRIES = 5
 BUSY_RETRY_SECONDS = 15
+SEND_EXPIRES_SECONDS = 6 * 3600  # a resync nobody picked up for hours is sent again by beat
 
 
 @shared_task(
@@ -39,7 +40,7 @@ def source_process_task(self: Task, source_id: int) -> dict:
 
 def _send(source_ids: list[int]) -> int:
     for source_id in source_ids:
-        source_process_task.apply_async((source_id,), expires=timedelta(hours=6))
+        source_process_task.apply_async((source_id,), expires=SEND_EXPIRES_SECONDS)
     return len(source_ids)
 
 

@@ -3,11 +3,10 @@
 import secrets
 from typing import Any
 
+from config.env import DATA_DIR
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-
-from config.env import DATA_DIR
 
 
 class Command(BaseCommand):
