@@ -3,7 +3,7 @@
 import hashlib
 import secrets
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,9 +20,7 @@ def _digest(raw_key: str) -> str:
     return hashlib.sha256(raw_key.encode()).hexdigest()
 
 
-def api_key_create(
-    *, user: AbstractBaseUser, name: str, integration: bool = False
-) -> tuple[APIKey, str]:
+def api_key_create(*, user: User, name: str, integration: bool = False) -> tuple[APIKey, str]:
     """Create a key; the raw key is returned once and never stored."""
     with transaction.atomic():
         own = APIKey.objects.select_for_update().filter(user=user, integration=False)
