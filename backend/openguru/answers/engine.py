@@ -33,7 +33,7 @@ from openguru.answers.retrieval import Candidate, RetrievalResult, retrieve
 from openguru.answers.selectors import binge_history, question_find_cached, question_slug_for
 from openguru.answers.services import AnswerRecord, out_of_context_record, question_save
 from openguru.answers.trace import trace_for
-from openguru.core.errors import DomainError
+from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
@@ -151,6 +151,12 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     fast = (request.mode or settings.ANSWER_MODE) == "fast"
     platform = await sync_to_async(_platform_settings)()
     embedder = get_embedder()
+    if guru.embedding_model != embedder.model_name:
+        raise DomainError(
+            ErrorCode.NOT_CONFIGURED,
+            f"This guru was indexed with {guru.embedding_model}; re-index it for "
+            f"{embedder.model_name} (POST /api/gurus/{guru.slug}/reembed/).",
+        )
 
     vector = await asyncio.to_thread(embedder.embed_query, request.question)
     existing = None

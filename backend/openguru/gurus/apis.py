@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from openguru.core.auth import IsAdmin
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get, guru_list
-from openguru.gurus.services import guru_create, guru_delete, guru_update
+from openguru.gurus.services import guru_create, guru_delete, guru_reembed, guru_update
 
 
 class GuruOutput(serializers.ModelSerializer):
@@ -83,3 +83,11 @@ class GuruDetailApi(APIView):
     def delete(self, request: Request, slug: str) -> Response:
         guru_delete(guru=guru_get(slug=slug))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class GuruReembedApi(APIView):
+    """Switch the guru to the configured embedding model and re-index all its sources."""
+
+    def post(self, request: Request, slug: str) -> Response:
+        queued = guru_reembed(guru=guru_get(slug=slug))
+        return Response({"queued_sources": queued}, status=status.HTTP_202_ACCEPTED)

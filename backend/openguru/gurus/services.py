@@ -79,3 +79,25 @@ def guru_delete(*, guru: Guru) -> None:
             stored.delete(save=False)
 
     transaction.on_commit(_cleanup)
+
+
+def guru_reembed(*, guru: Guru) -> int:
+    """Move the guru to the configured embedding model: a new collection, every source re-indexed.
+
+    Vectors of two models cannot share a collection, so the old one is dropped once the switch
+    is committed; answers come back source by source as the re-index proceeds.
+    Returns how many sources were queued.
+    """
+    from openguru.sources.services import sources_reindex_guru
+
+    embedder = get_embedder()
+    old_collection = guru.collection_name
+    guru.embedding_model = embedder.model_name
+    guru.embedding_dimension = embedder.dimension
+    guru.collection_name = collection_name_for(guru.slug)
+    guru.save(update_fields=["embedding_model", "embedding_dimension", "collection_name"])
+    store = get_vector_store()
+    store.create_collection(guru.collection_name, dimension=guru.embedding_dimension)
+    transaction.on_commit(lambda: store.drop_collection(old_collection))
+    guru.sources.update(fetch_state={})  # nothing is "unchanged" for a new model
+    return sources_reindex_guru(guru=guru)
