@@ -395,6 +395,15 @@ class TestSearch:
         assert hits[0].id == "c"
         assert hits[0].score > hits[1].score
 
+    def test_hybrid_without_words_follows_the_vector(
+        self, store: VectorStore, collection: str
+    ) -> None:
+        _indexed_corpus(store, collection)
+
+        hits = store.search_hybrid(collection, _axis(3), "  ", limit=2)
+
+        assert hits[0].id == "d"
+
     @pytest.mark.parametrize(
         ("where", "expected"),
         [
