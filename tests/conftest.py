@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.llm.factory import get_llm
+from openguru.providers.rerank.factory import get_reranker
 from openguru.providers.vectorstore.lite_server import free_port, start_lite_server
+
+from tests.fakes.openai_server import FakeOpenAIServer
 
 _TMP = Path(tempfile.mkdtemp(prefix="openguru-test-"))
 
@@ -47,3 +52,23 @@ def anon_client() -> "object":
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+def clear_provider_caches() -> None:
+    for factory in (get_llm, get_embedder, get_reranker):
+        factory.cache_clear()
+
+
+@pytest.fixture
+def llm_server(settings) -> Iterator[FakeOpenAIServer]:
+    server = FakeOpenAIServer(models=("fake-gpt",)).start()
+    settings.LLM_PROVIDER = "openai"
+    settings.OPENAI_BASE_URL = f"{server.origin}/v1"
+    settings.OPENAI_API_KEY = "test-key"
+    settings.LLM_MODEL = "fake-gpt"
+    clear_provider_caches()
+    try:
+        yield server
+    finally:
+        server.stop()
+        clear_provider_caches()

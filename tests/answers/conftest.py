@@ -1,13 +1,8 @@
-"""A guru with a few indexed pages, and the LLM pointed at the loopback OpenAI-compatible server."""
-
-from collections.abc import Iterator
+"""A guru with a few indexed pages (the LLM stand-in fixture `llm_server` is in tests/conftest.py)."""
 
 import pytest
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
-from openguru.providers.embeddings.factory import get_embedder
-from openguru.providers.llm.factory import get_llm
-from openguru.providers.rerank.factory import get_reranker
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
 
@@ -31,26 +26,6 @@ PAGES = {
 
 def page_url(title: str) -> str:
     return f"https://docs.example.org/{title.lower().replace(' ', '-')}.html"
-
-
-def _clear_provider_caches() -> None:
-    for factory in (get_llm, get_embedder, get_reranker):
-        factory.cache_clear()
-
-
-@pytest.fixture
-def llm_server(settings) -> Iterator[FakeOpenAIServer]:
-    server = FakeOpenAIServer(models=("fake-gpt",)).start()
-    settings.LLM_PROVIDER = "openai"
-    settings.OPENAI_BASE_URL = f"{server.origin}/v1"
-    settings.OPENAI_API_KEY = "test-key"
-    settings.LLM_MODEL = "fake-gpt"
-    _clear_provider_caches()
-    try:
-        yield server
-    finally:
-        server.stop()
-        _clear_provider_caches()
 
 
 @pytest.fixture

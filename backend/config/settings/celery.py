@@ -27,7 +27,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=3600)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=3900)
 CELERY_TASK_DEFAULT_QUEUE = "light"
-CELERY_TASK_ROUTES = {"openguru.sources.tasks.*": {"queue": "ingest"}}
+# Indexing is heavy and long; summaries and beat's bookkeeping go to the light queue.
+CELERY_TASK_ROUTES = {"openguru.sources.tasks.source_process_task": {"queue": "ingest"}}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 

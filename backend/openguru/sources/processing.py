@@ -6,10 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from openguru.core.errors import DomainError, TransientError
 from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.llm.factory import llm_configured
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.claims import source_claim, source_release
 from openguru.sources.indexing import IndexStats, IndexTarget, index_source
@@ -117,3 +119,7 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
         from openguru.answers.staleness import questions_mark_stale
 
         questions_mark_stale(source_ids=[source.pk])
+    if llm_configured() and (stats.changed or not source.summary):
+        from openguru.sources.tasks import source_summarize_task
+
+        transaction.on_commit(lambda: source_summarize_task.delay(source.pk))

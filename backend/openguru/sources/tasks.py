@@ -38,6 +38,19 @@ def source_process_task(self: Task, source_id: int) -> dict:
     return {"source_id": source_id, "status": outcome.status, **outcome.stats}
 
 
+@shared_task(soft_time_limit=900, time_limit=960)
+def source_summarize_task(source_id: int) -> bool:
+    """Summarize a source, then refresh its guru's summary (light queue, after ingestion)."""
+    from openguru.sources.summaries import guru_summarize, source_summarize
+
+    if source_summarize(source_id=source_id) is None:
+        return False
+    guru_id = DataSource.objects.filter(pk=source_id).values_list("guru_id", flat=True).first()
+    if guru_id is not None:
+        guru_summarize(guru_id=guru_id)
+    return True
+
+
 def _send(source_ids: list[int]) -> int:
     for source_id in source_ids:
         source_process_task.apply_async((source_id,), expires=SEND_EXPIRES_SECONDS)

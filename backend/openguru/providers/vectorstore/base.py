@@ -67,6 +67,10 @@ class VectorStore(Protocol):
 
     def count(self, name: str, *, source_id: int | None = None) -> int: ...
 
+    def source_chunks(self, name: str, *, source_id: int, limit: int) -> list[SearchHit]:
+        """Up to `limit` chunks of a source (score 0), in no particular order."""
+        ...
+
     def search_dense(
         self, name: str, vector: Sequence[float], *, limit: int, where: SearchFilter | None = None
     ) -> list[SearchHit]: ...

@@ -259,6 +259,18 @@ class MilvusVectorStore:
                 return
             last_id = max(row["id"] for row in page)
 
+    def source_chunks(self, name: str, *, source_id: int, limit: int) -> list[SearchHit]:
+        expr = f"source_id == {operator.index(source_id)}"
+        rows: list[dict[str, Any]] = []
+        fields = ["text", "source_id", "chunk_hash", "type", "metadata"]
+        with _unless_missing():
+            for page in self._pages(name, expr=expr, fields=fields):
+                rows.extend(page)
+                if len(rows) >= limit:
+                    break
+        # Query rows are flat; search hits nest the fields under "entity".
+        return [_hit({"id": r["id"], "distance": 0.0, "entity": r}) for r in rows[:limit]]
+
     def count(self, name: str, *, source_id: int | None = None) -> int:
         expr = "" if source_id is None else f"source_id == {operator.index(source_id)}"
         with _unless_missing(), _translated_errors("count chunks"):
