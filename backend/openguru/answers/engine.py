@@ -177,7 +177,9 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     understanding_task: asyncio.Task[Understanding] = asyncio.create_task(  # noqa: RUF006
         _understand(llm, request, [q for q, _ in history])
     )
-    retrieval = await asyncio.to_thread(_retrieve, guru, [request.question])
+    # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
+    variants = [request.question] + ([f"{history[-1][0]} {request.question}"] if history else [])
+    retrieval = await asyncio.to_thread(_retrieve, guru, variants)
     sequential_calls = 0
     if llm is not None and get_reranker() is None and not fast and retrieval.candidates:
         sequential_calls += await _llm_relevance(llm, request.question, retrieval.candidates)
