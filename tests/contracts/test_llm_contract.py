@@ -104,9 +104,7 @@ def _fresh_servers(
     down_server.fail_all(503)
 
 
-def openai_llm(
-    server: FakeOpenAIServer, *, model: str = "fake-gpt", **options: Any
-) -> LLM:
+def openai_llm(server: FakeOpenAIServer, *, model: str = "fake-gpt", **options: Any) -> LLM:
     settings: dict[str, Any] = {"timeout": 10.0, "max_retries": 0, **options}
     return OpenAICompatibleLLM(
         api_key=OPENAI_KEY, base_url=server.base_url, model=model, **settings
@@ -115,9 +113,7 @@ def openai_llm(
 
 def gemini_llm(server: FakeGeminiServer, **options: Any) -> LLM:
     settings: dict[str, Any] = {"timeout": 10.0, "max_retries": 0, **options}
-    return GeminiLLM(
-        api_key=GEMINI_KEY, base_url=server.base_url, model="gemini-fake", **settings
-    )
+    return GeminiLLM(api_key=GEMINI_KEY, base_url=server.base_url, model="gemini-fake", **settings)
 
 
 @dataclass(frozen=True)
@@ -228,17 +224,13 @@ def test_complete_json_returns_an_object_of_the_schema(case: Case) -> None:
     assert isinstance(data["keywords"], list)
     assert all(isinstance(keyword, str) for keyword in data["keywords"])
     assert data["language"] in ("en", "de")
-    assert isinstance(data["filters"], dict) and isinstance(
-        data["filters"]["source_type"], str
-    )
+    assert isinstance(data["filters"], dict) and isinstance(data["filters"]["source_type"], str)
     assert result.model
 
 
 def test_many_calls_run_concurrently_on_one_instance(case: Case) -> None:
     async def together() -> list[str]:
-        plans = [
-            case.llm.complete_json(PROMPT, schema=SCHEMA, name="plan") for _ in range(5)
-        ]
+        plans = [case.llm.complete_json(PROMPT, schema=SCHEMA, name="plan") for _ in range(5)]
         streams = [collect(case.llm.stream(PROMPT)) for _ in range(20)]
         results = await asyncio.gather(*plans, *streams)
         return ["".join(c.delta for c in chunks) for chunks in results[5:]]
@@ -253,9 +245,7 @@ def test_one_instance_serves_successive_event_loops(case: Case) -> None:
 
 
 @pytest.mark.parametrize("status", [429, 500, 503])
-def test_server_overload_raises_transient_error_from_every_call(
-    case: Case, status: int
-) -> None:
+def test_server_overload_raises_transient_error_from_every_call(case: Case, status: int) -> None:
     wire = wire_of(case)
     calls: list[Callable[[], Coroutine[Any, Any, object]]] = [
         lambda: case.llm.complete(PROMPT),
@@ -329,9 +319,7 @@ def test_a_wrong_api_key_is_a_provider_error(
             model="m",
             max_retries=0,
         ),
-        GeminiLLM(
-            api_key="wrong", base_url=gemini_server.base_url, model="m", max_retries=0
-        ),
+        GeminiLLM(api_key="wrong", base_url=gemini_server.base_url, model="m", max_retries=0),
     ]
     for llm in wrong:
         with pytest.raises(DomainError) as raised:
@@ -389,18 +377,12 @@ def test_openai_sends_roles_model_limits_and_asks_for_stream_usage(
 
 
 def test_openai_json_uses_a_strict_json_schema(openai_server: FakeOpenAIServer) -> None:
-    run(
-        openai_llm(openai_server).complete_json(
-            PROMPT, schema=SCHEMA, name="query plan!"
-        )
-    )
+    run(openai_llm(openai_server).complete_json(PROMPT, schema=SCHEMA, name="query plan!"))
     response_format = openai_server.prompts()[0]["response_format"]
     assert response_format["type"] == "json_schema"
     assert response_format["json_schema"]["strict"] is True
     assert response_format["json_schema"]["schema"] == SCHEMA
-    assert (
-        response_format["json_schema"]["name"] == "query_plan_"
-    )  # the API's allowed charset
+    assert response_format["json_schema"]["name"] == "query_plan_"  # the API's allowed charset
 
 
 def test_openai_json_falls_back_to_json_mode_where_json_schema_is_refused() -> None:
@@ -441,9 +423,7 @@ def test_json_in_a_markdown_fence_is_accepted(openai_server: FakeOpenAIServer) -
         "required": ["a"],
     }
     openai_server.script('```json\n{"a": 3}\n```')
-    result = run(
-        openai_llm(openai_server).complete_json(PROMPT, schema=schema, name="n")
-    )
+    result = run(openai_llm(openai_server).complete_json(PROMPT, schema=schema, name="n"))
     assert result.data == {"a": 3}
 
 
@@ -530,9 +510,7 @@ def test_fallback_leaves_errors_that_are_not_the_providers_alone() -> None:
 
 def test_fake_llm_plays_its_script_then_answers_deterministically() -> None:
     overloaded = TransientError(ErrorCode.PROVIDER_UNAVAILABLE, "busy")
-    llm = FakeLLM(
-        responses=["Scripted."], json_responses=[{"k": 1}], errors=[overloaded]
-    )
+    llm = FakeLLM(responses=["Scripted."], json_responses=[{"k": 1}], errors=[overloaded])
     with pytest.raises(TransientError):
         run(llm.complete(PROMPT))
     assert run(llm.complete(PROMPT)).text == "Scripted."

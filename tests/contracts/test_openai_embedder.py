@@ -29,9 +29,7 @@ def server(module_server: FakeOpenAIServer) -> FakeOpenAIServer:
     return module_server
 
 
-def embedder(
-    server: FakeOpenAIServer, model: str = "local-embed", **options: object
-) -> Embedder:
+def embedder(server: FakeOpenAIServer, model: str = "local-embed", **options: object) -> Embedder:
     settings: dict[str, object] = {"max_retries": 0, **options}
     return OpenAIEmbedder(
         api_key=KEY,
@@ -106,9 +104,7 @@ def test_known_models_need_no_request_for_their_dimension(
     assert embedder(server, model="text-embedding-3-large").dimension == 3072
     assert embedder(server, model="text-embedding-ada-002").dimension == 1536
     assert server.call_count == 0
-    assert (
-        len(embedder(server, model="text-embedding-3-large").embed_query("q")) == 3072
-    )
+    assert len(embedder(server, model="text-embedding-3-large").embed_query("q")) == 3072
 
 
 def test_a_shortened_text_embedding_3_asks_for_its_dimension(

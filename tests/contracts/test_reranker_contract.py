@@ -186,7 +186,12 @@ def test_tei_http_errors_map_to_domain_errors(
     [
         {"error": "not a list"},
         [{"index": 0, "score": 0.5}],  # texts left out
-        [{"index": 0, "score": 0.5}, {"index": 0, "score": 0.4}, {"index": 1, "score": 0.1}, {"index": 2, "score": 0.1}],  # one text twice, another never
+        [
+            {"index": 0, "score": 0.5},
+            {"index": 0, "score": 0.4},
+            {"index": 1, "score": 0.1},
+            {"index": 2, "score": 0.1},
+        ],  # one text twice, another never
         [{"index": i, "score": 0.5} for i in range(3)] + [{"index": 9, "score": 0.1}],
         [{"index": i} for i in range(4)],
         [{"index": i, "score": "high"} for i in range(4)],

@@ -13,7 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.vectorstore.base import ChunkRecord, SearchFilter, VectorStore
-from openguru.providers.vectorstore.milvus import MAX_TEXT_BYTES, MilvusVectorStore
+from openguru.providers.vectorstore.milvus import MilvusVectorStore
+from openguru.providers.vectorstore.milvus_schema import MAX_TEXT_BYTES
 
 DIM = 8
 
@@ -81,9 +82,7 @@ def _chunk(
     )
 
 
-def _source_chunks(
-    source_id: int, count: int, *, type: str = "text"
-) -> list[ChunkRecord]:
+def _source_chunks(source_id: int, count: int, *, type: str = "text") -> list[ChunkRecord]:
     return [
         _chunk(
             f"s{source_id}-c{n}",
@@ -100,12 +99,8 @@ def _indexed_corpus(store: VectorStore, name: str) -> None:
     store.upsert(
         name,
         [
-            _chunk(
-                "a", source_id=1, vector=_axis(0), text="Install the zebrafish package"
-            ),
-            _chunk(
-                "b", source_id=1, vector=_axis(1), text="Configure the walrus settings"
-            ),
+            _chunk("a", source_id=1, vector=_axis(0), text="Install the zebrafish package"),
+            _chunk("b", source_id=1, vector=_axis(1), text="Configure the walrus settings"),
             _chunk(
                 "c",
                 source_id=2,
@@ -131,9 +126,7 @@ class TestCollections:
     def test_ping_succeeds(self, store: VectorStore) -> None:
         store.ping()
 
-    def test_create_is_idempotent_and_keeps_data(
-        self, store: VectorStore, collection: str
-    ) -> None:
+    def test_create_is_idempotent_and_keeps_data(self, store: VectorStore, collection: str) -> None:
         store.upsert(collection, [_chunk("a")])
 
         store.create_collection(collection, dimension=DIM)
@@ -150,9 +143,7 @@ class TestCollections:
 
         assert not store.has_collection(name)
 
-    def test_rename_moves_chunks_and_keeps_them_searchable(
-        self, store: VectorStore
-    ) -> None:
+    def test_rename_moves_chunks_and_keeps_them_searchable(self, store: VectorStore) -> None:
         old, new = _unique_name(), _unique_name()
         store.create_collection(old, dimension=DIM)
         _indexed_corpus(store, old)
@@ -210,14 +201,9 @@ class TestWrites:
         store.upsert(collection, [_chunk("a", text="older"), _chunk("a", text="newer")])
 
         assert store.count(collection) == 1
-        assert (
-            store.search_dense(collection, _axis(0, tilt=0.5), limit=5)[0].text
-            == "newer"
-        )
+        assert store.search_dense(collection, _axis(0, tilt=0.5), limit=5)[0].text == "newer"
 
-    def test_chunk_hashes_lists_one_source(
-        self, store: VectorStore, collection: str
-    ) -> None:
+    def test_chunk_hashes_lists_one_source(self, store: VectorStore, collection: str) -> None:
         store.upsert(collection, _source_chunks(1, 3) + _source_chunks(2, 2))
 
         assert store.chunk_hashes(collection, source_id=1) == {
@@ -237,15 +223,11 @@ class TestWrites:
         assert store.chunk_hashes(collection, source_id=2) == {"s2-h0", "s2-h1"}
         assert store.delete(collection, source_id=1) == 0
 
-    def test_delete_only_some_hashes_of_a_source(
-        self, store: VectorStore, collection: str
-    ) -> None:
+    def test_delete_only_some_hashes_of_a_source(self, store: VectorStore, collection: str) -> None:
         store.upsert(collection, _source_chunks(1, 3) + _source_chunks(2, 3))
 
         # s2-h0 belongs to the other source and must survive
-        deleted = store.delete(
-            collection, source_id=1, chunk_hashes=["s1-h0", "s1-h2", "s2-h0"]
-        )
+        deleted = store.delete(collection, source_id=1, chunk_hashes=["s1-h0", "s1-h2", "s2-h0"])
 
         assert deleted == 2
         assert store.chunk_hashes(collection, source_id=1) == {"s1-h1"}
@@ -259,9 +241,7 @@ class TestWrites:
 
     def test_delete_a_long_hash_list(self, store: VectorStore, collection: str) -> None:
         store.upsert(collection, _source_chunks(1, 2_600))
-        doomed = [
-            f"s1-h{n}" for n in range(0, 2_600, 2)
-        ]  # 1,300 hashes, every other chunk
+        doomed = [f"s1-h{n}" for n in range(0, 2_600, 2)]  # 1,300 hashes, every other chunk
 
         assert store.delete(collection, source_id=1, chunk_hashes=doomed) == 1_300
 
@@ -299,9 +279,7 @@ class TestWrites:
         assert long_text.startswith(stored_long)
         assert MAX_TEXT_BYTES - 4 < len(stored_long.encode()) <= MAX_TEXT_BYTES
         assert stored_fitting == fitting_text
-        assert [hit.id for hit in store.search_bm25(collection, "marker", limit=5)] == [
-            "long"
-        ]
+        assert [hit.id for hit in store.search_bm25(collection, "marker", limit=5)] == ["long"]
 
     def test_metadata_round_trips(self, store: VectorStore, collection: str) -> None:
         metadata = {
@@ -312,27 +290,20 @@ class TestWrites:
         }
         store.upsert(collection, [_chunk("a", metadata=metadata)])
 
-        assert (
-            store.search_dense(collection, _axis(0, tilt=0.5), limit=1)[0].metadata
-            == metadata
-        )
+        assert store.search_dense(collection, _axis(0, tilt=0.5), limit=1)[0].metadata == metadata
 
 
 # --- Search --------------------------------------------------------------------------------------
 
 
 class TestSearch:
-    def test_dense_ranks_the_nearest_first(
-        self, store: VectorStore, collection: str
-    ) -> None:
+    def test_dense_ranks_the_nearest_first(self, store: VectorStore, collection: str) -> None:
         _indexed_corpus(store, collection)
 
         hits = store.search_dense(collection, _axis(1, tilt=0.2), limit=4)
 
         assert [hit.id for hit in hits][:2] == ["b", "c"]
-        assert [hit.score for hit in hits] == sorted(
-            (hit.score for hit in hits), reverse=True
-        )
+        assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
         assert len(hits) == 4
 
     def test_dense_scores_an_identical_vector_near_one(
@@ -347,9 +318,7 @@ class TestSearch:
         assert (best.source_id, best.chunk_hash, best.type) == (3, "hash-d", "faq")
         assert best.text == "Frequently asked: the okapi"
 
-    def test_dense_respects_the_limit(
-        self, store: VectorStore, collection: str
-    ) -> None:
+    def test_dense_respects_the_limit(self, store: VectorStore, collection: str) -> None:
         _indexed_corpus(store, collection)
 
         assert len(store.search_dense(collection, _axis(0), limit=2)) == 2
@@ -372,18 +341,14 @@ class TestSearch:
         assert store.search_bm25(collection, "platypus", limit=5) == []
         assert store.search_bm25(collection, "   ", limit=5) == []
 
-    def test_hybrid_returns_both_rankings_fused(
-        self, store: VectorStore, collection: str
-    ) -> None:
+    def test_hybrid_returns_both_rankings_fused(self, store: VectorStore, collection: str) -> None:
         _indexed_corpus(store, collection)
 
         # the vector points at "a", the words at "c"
         hits = store.search_hybrid(collection, _axis(0), "narwhal", limit=4)
 
         assert {hit.id for hit in hits[:2]} == {"a", "c"}
-        assert [hit.score for hit in hits] == sorted(
-            (hit.score for hit in hits), reverse=True
-        )
+        assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
 
     def test_hybrid_ranks_first_the_chunk_both_rankings_agree_on(
         self, store: VectorStore, collection: str
@@ -428,9 +393,7 @@ class TestSearch:
 
         dense = store.search_dense(collection, _axis(0), limit=10, where=where)
         bm25 = store.search_bm25(collection, every_word, limit=10, where=where)
-        hybrid = store.search_hybrid(
-            collection, _axis(0), every_word, limit=10, where=where
-        )
+        hybrid = store.search_hybrid(collection, _axis(0), every_word, limit=10, where=where)
 
         assert {hit.id for hit in dense} == expected
         assert {hit.id for hit in bm25} == expected
@@ -451,14 +414,11 @@ class TestSearch:
         injection = SearchFilter(types=['a" or type != "'])
 
         assert [
-            hit.id
-            for hit in store.search_dense(collection, _axis(0), limit=5, where=exact)
+            hit.id for hit in store.search_dense(collection, _axis(0), limit=5, where=exact)
         ] == ["quoted"]
         assert store.search_dense(collection, _axis(0), limit=5, where=injection) == []
 
-    def test_concurrent_searches_from_threads(
-        self, store: VectorStore, collection: str
-    ) -> None:
+    def test_concurrent_searches_from_threads(self, store: VectorStore, collection: str) -> None:
         _indexed_corpus(store, collection)
 
         def nearest(axis: int) -> str:

@@ -69,9 +69,7 @@ class FakeGeminiServer(LoopbackApp):
             ),
             (
                 "POST",
-                re.compile(
-                    r"/(v1beta|v1alpha|v1)/models/([^/:]+):(streamGenerateContent)"
-                ),
+                re.compile(r"/(v1beta|v1alpha|v1)/models/([^/:]+):(streamGenerateContent)"),
                 self._generate,
             ),
         ]
@@ -85,27 +83,19 @@ class FakeGeminiServer(LoopbackApp):
             }
         }
 
-    def _generate(
-        self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]
-    ) -> None:
+    def _generate(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
         if self.api_key and handler.headers.get("x-goog-api-key") != self.api_key:
             raise HttpFailure(403, self.error_statuses[403])
         contents = body.get("contents")
         if not isinstance(contents, list) or not contents:
-            raise HttpFailure(
-                400, "* GenerateContentRequest.contents: contents is not specified"
-            )
+            raise HttpFailure(400, "* GenerateContentRequest.contents: contents is not specified")
         model = match.group(2)
         text = self._answer_text(body, contents)
         prompt_tokens = sum(count_words(t) for t in _texts(contents, body))
         if match.group(3) == "streamGenerateContent":
             if "alt=sse" not in handler.path:
-                raise HttpFailure(
-                    400, "This fake only streams with ?alt=sse, as the SDK does."
-                )
-            handler.send_sse(
-                self._events(model, text, prompt_tokens), self.token_ms / 1000
-            )
+                raise HttpFailure(400, "This fake only streams with ?alt=sse, as the SDK does.")
+            handler.send_sse(self._events(model, text, prompt_tokens), self.token_ms / 1000)
             return
         self._sleep(self.token_ms * len(split_tokens(text)))
         tokens = len(split_tokens(text))
@@ -116,11 +106,7 @@ class FakeGeminiServer(LoopbackApp):
         if scripted is not None:
             return scripted
         question = next(
-            (
-                " ".join(_part_texts(c))
-                for c in reversed(contents)
-                if c.get("role") != "model"
-            ),
+            (" ".join(_part_texts(c)) for c in reversed(contents) if c.get("role") != "model"),
             "",
         )
         config = body.get("generationConfig") or {}
@@ -128,9 +114,7 @@ class FakeGeminiServer(LoopbackApp):
             schema = config.get("responseJsonSchema") or config.get("responseSchema")
             if not schema:
                 return json.dumps({"answer": first_sentence(question)})
-            return json.dumps(
-                example_for_schema(schema, first_sentence(question), schema)
-            )
+            return json.dumps(example_for_schema(schema, first_sentence(question), schema))
         return fake_answer("\n".join(_texts(contents, body)), question)
 
     @staticmethod

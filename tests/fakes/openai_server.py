@@ -65,9 +65,7 @@ def count_words(text: str) -> int:
     return len(text.split())
 
 
-def example_for_schema(
-    schema: Mapping[str, Any], hint: str, root: Mapping[str, Any]
-) -> Any:
+def example_for_schema(schema: Mapping[str, Any], hint: str, root: Mapping[str, Any]) -> Any:
     """A value that satisfies a JSON Schema (OpenAI or Gemini flavour) built from the prompt."""
     if "$ref" in schema:
         return example_for_schema(_resolve_ref(root, schema["$ref"]), hint, root)
@@ -87,10 +85,7 @@ def example_for_schema(
         }
     if kind == "array":
         count = max(int(schema.get("minItems", 1)), 1)
-        return [
-            example_for_schema(schema.get("items") or {}, hint, root)
-            for _ in range(count)
-        ]
+        return [example_for_schema(schema.get("items") or {}, hint, root) for _ in range(count)]
     if kind == "integer":
         return int(schema.get("minimum", 1))
     if kind == "number":
@@ -99,9 +94,7 @@ def example_for_schema(
         return True
     if kind == "null":
         return None
-    return hint.ljust(int(schema.get("minLength", 0)), ".")[
-        : schema.get("maxLength", 10_000)
-    ]
+    return hint.ljust(int(schema.get("minLength", 0)), ".")[: schema.get("maxLength", 10_000)]
 
 
 def _schema_type(schema: Mapping[str, Any]) -> str:
@@ -412,9 +405,7 @@ class LoopbackApp:
         with self._lock:
             status = self._failures.popleft() if self._failures else self._fail_all
         if status is not None:
-            raise HttpFailure(
-                status, self.error_statuses.get(status, f"Injected HTTP {status}.")
-            )
+            raise HttpFailure(status, self.error_statuses.get(status, f"Injected HTTP {status}."))
 
     @staticmethod
     def _sleep(milliseconds: float) -> None:
@@ -471,9 +462,7 @@ class FakeOpenAIServer(LoopbackApp):
 
     def error_body(self, status: int, message: str) -> object:
         kind = "invalid_request_error" if status < 500 else "server_error"
-        return {
-            "error": {"message": message, "type": kind, "param": None, "code": None}
-        }
+        return {"error": {"message": message, "type": kind, "param": None, "code": None}}
 
     def error_headers(self, status: int) -> Mapping[str, str]:
         # Real servers tell clients how long to back off; a short wait keeps tests quick.
@@ -482,25 +471,15 @@ class FakeOpenAIServer(LoopbackApp):
     # --- endpoints ---------------------------------------------------------------------------
 
     def _check_key(self, handler: FakeHandler) -> None:
-        if (
-            self.api_key
-            and handler.headers.get("Authorization") != f"Bearer {self.api_key}"
-        ):
+        if self.api_key and handler.headers.get("Authorization") != f"Bearer {self.api_key}":
             raise HttpFailure(401, self.error_statuses[401])
 
-    def _models(
-        self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]
-    ) -> None:
+    def _models(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
         self._check_key(handler)
-        data = [
-            {"id": m, "object": "model", "created": 0, "owned_by": "fake"}
-            for m in self.models
-        ]
+        data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]
         handler.send_json(200, {"object": "list", "data": data})
 
-    def _chat(
-        self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]
-    ) -> None:
+    def _chat(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
         self._check_key(handler)
         messages = body.get("messages")
         if not isinstance(messages, list) or not messages:
@@ -510,9 +489,7 @@ class FakeOpenAIServer(LoopbackApp):
         prompt_tokens = sum(count_words(str(m.get("content", ""))) for m in messages)
         if body.get("stream"):
             options = body.get("stream_options") or {}
-            events = self._chat_events(
-                model, text, prompt_tokens, options.get("include_usage")
-            )
+            events = self._chat_events(model, text, prompt_tokens, options.get("include_usage"))
             handler.send_sse(events, self.token_ms / 1000)
             return
         self._sleep(self.token_ms * len(split_tokens(text)))
@@ -524,33 +501,21 @@ class FakeOpenAIServer(LoopbackApp):
             return scripted
         contents = [str(m.get("content") or "") for m in messages]
         question = next(
-            (
-                str(m.get("content"))
-                for m in reversed(messages)
-                if m.get("role") == "user"
-            ),
+            (str(m.get("content")) for m in reversed(messages) if m.get("role") == "user"),
             "",
         )
         response_format = body.get("response_format") or {}
         if response_format.get("type") == "json_schema":
             if self.reject_json_schema:
-                raise HttpFailure(
-                    400, "response_format.type 'json_schema' is not supported."
-                )
+                raise HttpFailure(400, "response_format.type 'json_schema' is not supported.")
             schema = response_format.get("json_schema", {}).get("schema") or {}
-            return json.dumps(
-                example_for_schema(schema, first_sentence(question), schema)
-            )
+            return json.dumps(example_for_schema(schema, first_sentence(question), schema))
         if response_format.get("type") == "json_object":
             # Without json_schema a client writes its schema into the prompt; a model reads it.
             schema = next(filter(None, map(schema_in_text, contents)), None)
             if schema is None:
-                return json.dumps(
-                    {"answer": fake_answer("\n".join(contents), question)}
-                )
-            return json.dumps(
-                example_for_schema(schema, first_sentence(question), schema)
-            )
+                return json.dumps({"answer": fake_answer("\n".join(contents), question)})
+            return json.dumps(example_for_schema(schema, first_sentence(question), schema))
         return fake_answer("\n".join(contents), question)
 
     @staticmethod
@@ -592,12 +557,8 @@ class FakeOpenAIServer(LoopbackApp):
                 payload["usage"] = usage
             return f"data: {json.dumps(payload)}\n\n"
 
-        def choice(
-            delta: dict[str, Any], finish: str | None = None
-        ) -> list[dict[str, Any]]:
-            return [
-                {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
-            ]
+        def choice(delta: dict[str, Any], finish: str | None = None) -> list[dict[str, Any]]:
+            return [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]
 
         tokens = split_tokens(text)
         yield event(choice({"role": "assistant", "content": "", "refusal": None}))
@@ -608,9 +569,7 @@ class FakeOpenAIServer(LoopbackApp):
             yield event([], _usage(prompt_tokens, len(tokens)))
         yield "data: [DONE]\n\n"
 
-    def _embeddings(
-        self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]
-    ) -> None:
+    def _embeddings(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
         self._check_key(handler)
         texts = body.get("input")
         if isinstance(texts, str):
@@ -618,9 +577,7 @@ class FakeOpenAIServer(LoopbackApp):
         if not isinstance(texts, list) or not texts:
             raise HttpFailure(400, "'input' must be a string or a non-empty array.")
         if any(not isinstance(t, str) or not t for t in texts):
-            raise HttpFailure(
-                400, "'$.input' is invalid: empty strings are not allowed."
-            )
+            raise HttpFailure(400, "'$.input' is invalid: empty strings are not allowed.")
         model = str(body.get("model") or "fake-embedding")
         if body.get("dimensions") and model.startswith("text-embedding-3"):
             dimension = int(body["dimensions"])
@@ -631,9 +588,7 @@ class FakeOpenAIServer(LoopbackApp):
         as_base64 = body.get("encoding_format") == "base64"
         data = [
             {"object": "embedding", "index": i, "embedding": _encode(vector, as_base64)}
-            for i, vector in enumerate(
-                deterministic_vector(t, dimension) for t in texts
-            )
+            for i, vector in enumerate(deterministic_vector(t, dimension) for t in texts)
         ]
         tokens = sum(count_words(t) for t in texts)
         payload = {

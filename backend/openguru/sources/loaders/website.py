@@ -21,24 +21,22 @@ Re-runs are incremental: `request.fetch_state[link]` holds the ETag, Last-Modifi
 of the last run, sent back as conditional headers; a 304 or an identical body makes the page
 "unchanged" (its link in `unchanged_links`, no Document). In crawl mode the state also keeps the
 page's outgoing links, because a 304 has no body to find them in. A page that fails for a
-transient reason (timeout, 5xx) is reported unchanged too, so one blip does not drop it.
+transient reason (timeout, 5xx) is reported unchanged too, so one blip does not drop it. (One
+page's fetch and change detection live in `website_page.py`.)
 
 `website_loader()` picks Firecrawl instead when an API key is configured.
 """
 
-import hashlib
 import logging
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 from urllib.robotparser import RobotFileParser
 
 from django.conf import settings
 
-from openguru.core.errors import DomainError, ErrorCode, TransientError
+from openguru.core.errors import DomainError, ErrorCode
 from openguru.sources.loaders.base import (
     Document,
     Loader,
@@ -47,13 +45,8 @@ from openguru.sources.loaders.base import (
     LoadResult,
     ProgressCallback,
 )
-from openguru.sources.loaders.ssrf import FetchResult, check_url, guarded_client, safe_fetch
-from openguru.sources.loaders.website_html import (
-    HTML_TYPES,
-    ParsedPage,
-    page_links,
-    parse_page,
-)
+from openguru.sources.loaders.ssrf import check_url, guarded_client, safe_fetch
+from openguru.sources.loaders.website_page import Page, fetch_page, landed_in
 from openguru.sources.loaders.website_scope import (
     CrawlLimits,
     CrawlScope,
@@ -66,10 +59,8 @@ from openguru.sources.loaders.website_sitemap import is_sitemap_url, sitemap_pag
 
 logger = logging.getLogger(__name__)
 
-HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 ROBOTS_MAX_BYTES = 512 * 1024
 PROGRESS_EVERY_SECONDS = 0.5
-_VALIDATOR_KEYS = ("etag", "last_modified", "hash")
 
 
 def website_loader() -> Loader:
@@ -79,61 +70,6 @@ def website_loader() -> Loader:
 
         return FirecrawlLoader()
     return WebsiteLoader()
-
-
-# --- One page -------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Page:
-    url: str  # as requested
-    depth: int
-    link: str = ""  # final URL, fragment-free: the Document's link and the fetch-state key
-    state: dict[str, Any] = field(default_factory=dict)
-    document: Document | None = None
-    links: list[str] = field(default_factory=list)
-    unchanged: bool = False
-    error: DomainError | None = None
-
-    @property
-    def not_a_page(self) -> bool:
-        return self.error is not None and self.error.code == ErrorCode.INVALID_FILE
-
-
-def _landed_in(page: _Page, scope: CrawlScope) -> bool:
-    """False for a page that redirected off the crawled site (or into an excluded path)."""
-    return not page.link or scope.allows(page.link)
-
-
-def _conditional_headers(previous: Mapping[str, Any], *, need_links: bool) -> dict[str, str]:
-    headers = {"Accept": HTML_ACCEPT}
-    if need_links and "links" not in previous:
-        return headers  # a 304 would leave us without the page's links
-    if previous.get("etag"):
-        headers["If-None-Match"] = str(previous["etag"])
-    if previous.get("last_modified"):
-        headers["If-Modified-Since"] = str(previous["last_modified"])
-    return headers
-
-
-def _validators(result: FetchResult, previous: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "etag": result.headers.get("etag") or str(previous.get("etag", "")),
-        "last_modified": (
-            result.headers.get("last-modified") or str(previous.get("last_modified", ""))
-        ),
-    }
-
-
-def _document(parsed: ParsedPage, link: str, depth: int) -> Document | None:
-    if not parsed.html:
-        return None
-    metadata: dict[str, Any] = {"depth": depth}
-    if parsed.language:
-        metadata["language"] = parsed.language
-    return Document(
-        title=parsed.title or link, link=link, text=parsed.html, format="html", metadata=metadata
-    )
 
 
 # --- The loader -----------------------------------------------------------------------------------
@@ -214,7 +150,7 @@ class _Run:
 
     # --- Crawl ---
 
-    def _crawl_from(self, start: _Page, scope: CrawlScope) -> Iterator[Document]:
+    def _crawl_from(self, start: Page, scope: CrawlScope) -> Iterator[Document]:
         seen = {dedupe_key(start.url), dedupe_key(start.link)}
         yield from self.accept(start)
         level, scheduled = [start], 1
@@ -224,11 +160,11 @@ class _Run:
                 return
             scheduled += len(urls)
             self.progress.discovered += len(urls)
-            fetched: list[_Page] = []
+            fetched: list[Page] = []
             for page in self.fetch_many(urls, depth, need_links=True):
                 if page.link:
                     seen.add(dedupe_key(page.link))
-                if _landed_in(page, scope):
+                if landed_in(page, scope):
                     fetched.append(page)
                     yield from self.accept(page)
             # Breadth-first in link order, whatever order the fetches finished in: which pages
@@ -236,7 +172,7 @@ class _Run:
             order = {url: index for index, url in enumerate(urls)}
             level = sorted(fetched, key=lambda page: order[page.url])
 
-    def _new_links(self, level: list[_Page], scope: CrawlScope, seen: set[str]) -> list[str]:
+    def _new_links(self, level: list[Page], scope: CrawlScope, seen: set[str]) -> list[str]:
         found: list[str] = []
         for page in level:
             for href in page.links:
@@ -266,7 +202,7 @@ class _Run:
 
     def _fetch_all(self, urls: list[str], scope: CrawlScope) -> Iterator[Document]:
         for page in self.fetch_many(urls, 0, need_links=False):
-            if _landed_in(page, scope):
+            if landed_in(page, scope):
                 yield from self.accept(page)
 
     # --- Fetching ---
@@ -289,65 +225,24 @@ class _Run:
         parser.parse(result.body.decode("utf-8", errors="replace").splitlines())
         return parser
 
-    def fetch(self, url: str, depth: int, *, need_links: bool, strict: bool) -> _Page:
+    def fetch(self, url: str, depth: int, *, need_links: bool, strict: bool) -> Page:
         """Fetch and extract one page (runs on worker threads: touches no shared state)."""
-        previous = self.request.fetch_state.get(url) or {}
-        try:
-            result = safe_fetch(
-                url,
-                headers=_conditional_headers(previous, need_links=need_links),
-                accept_types=HTML_TYPES,
-                client=self.client,
-            )
-        except DomainError as exc:
-            if strict:
-                raise
-            if isinstance(exc, TransientError) and previous.get("hash"):
-                # A blip (timeout, 503) keeps last run's copy searchable instead of deleting it.
-                links = [str(href) for href in previous.get("links", [])]
-                kept = {key: previous[key] for key in _VALIDATOR_KEYS if key in previous}
-                page = self._page(url, depth, url, kept, links, need_links=need_links)
-                page.unchanged, page.error = True, exc
-                return page
-            return _Page(url, depth, error=exc)
-        link = canonical_url(result.url) or result.url
-        previous = previous or self.request.fetch_state.get(link) or {}
-        if result.not_modified:
-            state = {**_validators(result, previous), "hash": str(previous.get("hash", ""))}
-            links = [str(href) for href in previous.get("links", [])]
-            return self._page(url, depth, link, state, links, unchanged=True, need_links=need_links)
-        digest = hashlib.sha256(result.body).hexdigest()
-        state = {**_validators(result, previous), "hash": digest}
-        if digest == previous.get("hash"):
-            links = page_links(result.body, url=link, charset=result.charset) if need_links else []
-            return self._page(url, depth, link, state, links, unchanged=True, need_links=need_links)
-        parsed = parse_page(result.body, url=link, charset=result.charset)
-        page = self._page(url, depth, link, state, parsed.links, need_links=need_links)
-        page.document = _document(parsed, link, depth)
-        return page
+        return fetch_page(
+            url,
+            depth,
+            fetch_state=self.request.fetch_state,
+            client=self.client,
+            need_links=need_links,
+            strict=strict,
+        )
 
-    @staticmethod
-    def _page(
-        url: str,
-        depth: int,
-        link: str,
-        state: dict[str, Any],
-        links: list[str],
-        *,
-        need_links: bool,
-        unchanged: bool = False,
-    ) -> _Page:
-        if need_links:
-            state = {**state, "links": list(dict.fromkeys(links))}
-        return _Page(url, depth, link=link, state=state, links=links, unchanged=unchanged)
-
-    def fetch_many(self, urls: list[str], depth: int, *, need_links: bool) -> Iterator[_Page]:
+    def fetch_many(self, urls: list[str], depth: int, *, need_links: bool) -> Iterator[Page]:
         """Fetch concurrently, yielding pages as they finish. Only a small window is in flight,
         so a consumer slower than the network does not make finished pages pile up."""
         if self.executor is None:
             self.executor = ThreadPoolExecutor(self.concurrency, thread_name_prefix="crawler")
         executor, queue = self.executor, iter(urls)
-        pending: set[Future[_Page]] = set()
+        pending: set[Future[Page]] = set()
 
         def refill() -> None:
             while len(pending) < self.concurrency * 2 and (url := next(queue, None)) is not None:
@@ -368,7 +263,7 @@ class _Run:
 
     # --- Bookkeeping (consumer thread only) ---
 
-    def accept(self, page: _Page) -> Iterator[Document]:
+    def accept(self, page: Page) -> Iterator[Document]:
         if page.error is not None:
             if not page.not_a_page:
                 self.progress.failed += 1
