@@ -7,7 +7,7 @@ API_PORT ?= 8000
 UI_PORT ?= 3000
 MILVUS_PORT ?= 19530
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/openguru
-PYTEST := cd . && $(VENV)/bin/pytest -c backend/pyproject.toml --rootdir=.
+PYTEST := $(VENV)/bin/pytest -c backend/pyproject.toml --rootdir=.
 EVAL_ARGS ?=
 BENCH_ARGS ?=
 

@@ -18,6 +18,8 @@ BACKEND = Path(__file__).resolve().parents[2] / "backend"
 
 def test_database_url() -> str:
     db = settings.DATABASES["default"]
+    # A worker in another process cannot see an in-memory SQLite test database.
+    assert db["ENGINE"].endswith("postgresql"), "real-worker tests need DATABASE_URL=postgres://…"
     user, host, port = db["USER"] or "postgres", db["HOST"] or "127.0.0.1", db["PORT"] or 5432
     return f"postgres://{user}@{host}:{port}/{db['NAME']}"
 
