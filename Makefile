@@ -42,6 +42,7 @@ test: install-dev
 	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 	cd backend && ../$(VENV)/bin/mypy .
+	cd frontend && npm run --silent typecheck
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite"
 	env -u DATABASE_URL $(PYTEST) tests -m sqlite
 
