@@ -116,9 +116,10 @@ async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -
     return 1
 
 
-def _retrieve(guru: Guru, queries: list[str]) -> RetrievalResult:
+def _retrieve(guru: Guru, queries: list[str], question_vector: list[float]) -> RetrievalResult:
     reranker = get_reranker()
     return retrieve(
+        known_vectors={queries[0]: question_vector},
         collection=guru.collection_name,
         queries=queries,
         mode="hybrid_rerank" if reranker else "hybrid",
@@ -179,7 +180,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     )
     # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
     variants = [request.question] + ([f"{history[-1][0]} {request.question}"] if history else [])
-    retrieval = await asyncio.to_thread(_retrieve, guru, variants)
+    retrieval = await asyncio.to_thread(_retrieve, guru, variants, vector)
     sequential_calls = 0
     if llm is not None and get_reranker() is None and not fast and retrieval.candidates:
         sequential_calls += await _llm_relevance(llm, request.question, retrieval.candidates)

@@ -7,7 +7,7 @@ cache, keyed by the same chunk hash the indexer used.
 """
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -84,12 +84,15 @@ def retrieve(
     reranker: Reranker | None = None,
     where: SearchFilter | None = None,
     rerank_top: int = 30,
+    known_vectors: Mapping[str, list[float]] | None = None,
 ) -> RetrievalResult:
-    """Ranked candidates for the query variants (the first variant is the user's own words)."""
+    """Ranked candidates for the query variants (the first variant is the user's own words).
+    `known_vectors` are embeddings the caller already has, by query text."""
     queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    vectors = [embedder.embed_query(q) for q in queries] if mode != "bm25" else []
+    known = dict(known_vectors or {})
+    vectors = [known.get(q) or embedder.embed_query(q) for q in queries] if mode != "bm25" else []
     timings["embed_ms"] = (time.perf_counter() - started) * 1000
 
     started = time.perf_counter()
