@@ -1,9 +1,9 @@
 """The answer engine: one entry point every channel calls (web UI, REST API, widget, bots).
 
-Flow (default mode): question understanding (LLM, structured output) runs concurrently with
-retrieval; relevance scoring (reranker, else one LLM call, else calibrated cosine) feeds the trust
-gate; only then the answer call streams. That is at most 2 sequential LLM round trips before the
-first token; "fast" mode skips waiting for understanding and makes it 1.
+Flow: question understanding (LLM, structured output) starts alongside retrieval and is never
+waited for; relevance scoring (reranker, else one LLM call in default mode, else calibrated
+cosine) feeds the trust gate; then the answer streams. Default mode: 2 sequential LLM round
+trips before the first token (relevance, answer); "fast" mode: 1 (the answer).
 """
 
 import asyncio
@@ -130,8 +130,17 @@ def _retrieve(guru: Guru, queries: list[str], question_vector: list[float]) -> R
     )
 
 
+_SETTINGS_TTL_SECONDS = 5.0
+_settings_cache: tuple[float, PlatformSettings] | None = None
+
+
 def _platform_settings() -> PlatformSettings:
-    return PlatformSettings.objects.get_or_create(pk=1)[0]
+    """The thresholds row, re-read at most every few seconds: one query less per answer."""
+    global _settings_cache
+    now = time.monotonic()
+    if _settings_cache is None or now - _settings_cache[0] > _SETTINGS_TTL_SECONDS:
+        _settings_cache = (now, PlatformSettings.objects.get_or_create(pk=1)[0])
+    return _settings_cache[1]
 
 
 async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
@@ -146,35 +155,64 @@ async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         yield events.error("internal_error", "Something went wrong while answering.")
 
 
-async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
-    started = time.perf_counter()
-    guru, llm = request.guru, get_llm()
-    fast = (request.mode or settings.ANSWER_MODE) == "fast"
-    platform = await sync_to_async(_platform_settings)()
-    embedder = get_embedder()
-    if guru.embedding_model != embedder.model_name:
-        raise DomainError(
-            ErrorCode.NOT_CONFIGURED,
-            f"This guru was indexed with {guru.embedding_model}; re-index it for "
-            f"{embedder.model_name} (POST /api/gurus/{guru.slug}/reembed/).",
-        )
+@dataclass
+class _Prepared:
+    platform: PlatformSettings
+    vector: list[float]
+    existing: Question | None
+    history: list[tuple[str, str]]
 
-    vector = await asyncio.to_thread(embedder.embed_query, request.question)
+
+def _prepare(request: AskRequest) -> _Prepared:
+    """Everything before retrieval, in one thread hop: settings, the question's embedding, the
+    answer cache and the binge history."""
+    platform = _platform_settings()
+    vector = get_embedder().embed_query(request.question)
     existing = None
     if request.binge is None and platform.answer_cache_enabled:
-        existing = await sync_to_async(question_find_cached)(
-            guru=guru,
+        existing = question_find_cached(
+            guru=request.guru,
             text=request.question,
             vector=vector,
             min_similarity=platform.similar_question_threshold,
         )
-        if existing is not None and not existing.stale:
-            async for event in _replay(existing):
-                yield event
-            return
+    history = binge_history(binge=request.binge) if request.binge else []
+    return _Prepared(platform, vector, existing, history)
 
-    history = await sync_to_async(binge_history)(binge=request.binge) if request.binge else []
-    # Understanding overlaps retrieval; it is awaited (default mode) or collected at the end (fast).
+
+def _check_index_model(guru: Guru) -> None:
+    model = get_embedder().model_name
+    if guru.embedding_model != model:
+        raise DomainError(
+            ErrorCode.NOT_CONFIGURED,
+            f"This guru was indexed with {guru.embedding_model}; re-index it for "
+            f"{model} (POST /api/gurus/{guru.slug}/reembed/).",
+        )
+
+
+def _ready(task: "asyncio.Task[Understanding]", request: AskRequest) -> Understanding:
+    """The understanding if it already arrived; the answer never waits for it."""
+    if task.done() and not task.cancelled() and task.exception() is None:
+        return task.result()
+    return Understanding(question=request.question, slug=question_slug_for(request.question))
+
+
+async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
+    started = time.perf_counter()
+    guru, llm = request.guru, get_llm()
+    fast = (request.mode or settings.ANSWER_MODE) == "fast"
+    _check_index_model(guru)
+    prepared = await asyncio.to_thread(_prepare, request)
+    platform, vector, existing, history = (
+        prepared.platform, prepared.vector, prepared.existing, prepared.history
+    )  # fmt: skip
+    if existing is not None and not existing.stale:
+        async for event in _replay(existing):
+            yield event
+        return
+
+    # Understanding (prettified question, SEO fields, validity) overlaps everything else; the
+    # answer uses it only if it has already arrived, so it never adds a round trip.
     understanding_task: asyncio.Task[Understanding] = asyncio.create_task(  # noqa: RUF006
         _understand(llm, request, [q for q, _ in history])
     )
@@ -184,13 +222,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     sequential_calls = 0
     if llm is not None and get_reranker() is None and not fast and retrieval.candidates:
         sequential_calls += await _llm_relevance(llm, request.question, retrieval.candidates)
-    understanding = (
-        Understanding(question=request.question, slug=question_slug_for(request.question))
-        if fast
-        else await understanding_task
-    )
-    if not fast and llm is not None:
-        sequential_calls = max(sequential_calls, 1)  # understanding and relevance overlap
+    understanding = _ready(understanding_task, request)
 
     decision = trust_gate(
         retrieval.candidates,
@@ -199,9 +231,11 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         max_keep=settings.RETRIEVAL_TOP_TEXT + settings.RETRIEVAL_TOP_CODE,
     )
     trace = trace_for(retrieval, decision, fast=fast, llm=llm is not None)
+    trace["understanding_ready"] = understanding_task.done()
     if not decision.passed or not understanding.valid:
         trace["sequential_llm_calls"] = sequential_calls
         trace["refused_because"] = "not_valid" if not understanding.valid else "low_relevance"
+        understanding_task.cancel()
         await sync_to_async(out_of_context_record)(
             guru=guru,
             user_question=request.question,
@@ -212,14 +246,13 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         yield events.meta(slug=None, references=[], trust_score=0.0, refused=True)
         yield events.delta(REFUSAL)
         yield events.done(refused=True, content=REFUSAL)
-        understanding_task.cancel()
         return
 
     contexts = build_contexts(
         decision.kept, max_text=settings.RETRIEVAL_TOP_TEXT, max_code=settings.RETRIEVAL_TOP_CODE
     )
     references = references_for(contexts)
-    slug = understanding.slug or question_slug_for(request.question)
+    slug = existing.slug if existing else understanding.slug
     yield events.meta(
         slug=slug, references=references, trust_score=round(decision.trust_score, 4), refused=False
     )
@@ -233,10 +266,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     else:
         sequential_calls += 1
         messages = answer_messages(
-            guru=guru,
-            question=understanding.question or request.question,
-            contexts=contexts,
-            history=history,
+            guru=guru, question=understanding.question, contexts=contexts, history=history
         )
         async for chunk in llm.stream(messages):
             if chunk.delta:
@@ -247,25 +277,25 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
             if chunk.usage:
                 usage["prompt_tokens"] += chunk.usage.prompt_tokens
                 usage["completion_tokens"] += chunk.usage.completion_tokens
-    if fast:
-        understanding = await understanding_task  # ran alongside the answer; used for saving
+    # Ran alongside the answer: its description, intent and prettified question are saved.
+    final = await understanding_task
     trace["sequential_llm_calls"] = sequential_calls
     record = AnswerRecord(
         slug=slug,
-        question=understanding.question or request.question,
+        question=final.question or request.question,
         user_question=request.question,
         content="".join(parts),
         references=references,
         trust_score=round(decision.trust_score, 4),
         source=request.source,
-        description=understanding.description,
-        user_intent=understanding.user_intent,
-        answer_length=understanding.answer_length,
+        description=final.description,
+        user_intent=final.user_intent,
+        answer_length=final.answer_length,
         cited_source_ids=sorted({c.source_id for c in contexts}),
         extractive=llm is None,
         llm_model=usage["model"] or (llm.model if llm else ""),
-        prompt_tokens=usage["prompt_tokens"] + understanding.prompt_tokens,
-        completion_tokens=usage["completion_tokens"] + understanding.completion_tokens,
+        prompt_tokens=usage["prompt_tokens"] + final.prompt_tokens,
+        completion_tokens=usage["completion_tokens"] + final.completion_tokens,
         latency_ms=int((time.perf_counter() - started) * 1000),
         trace=trace,
         vector=vector,
