@@ -9,12 +9,13 @@ trips before the first token (relevance, answer); "fast" mode: 1 (the answer).
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 
 from openguru.answers import events
 from openguru.answers.context import build_contexts, references_for
@@ -43,6 +44,8 @@ from openguru.providers.rerank.factory import get_reranker
 from openguru.providers.vectorstore.factory import get_vector_store
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 REFUSAL = (
     "I don't know. The sources this Guru has read don't cover that question, so I won't guess. "
@@ -180,6 +183,20 @@ def _prepare(request: AskRequest) -> _Prepared:
     return _Prepared(platform, vector, existing, history)
 
 
+async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
+    """Run blocking work (embedding, search, ORM) in a worker thread. The thread's database
+    connection is closed afterwards, as Django does at the end of a request, so pool threads
+    never keep connections open."""
+
+    def call() -> T:
+        try:
+            return fn(*args)
+        finally:
+            connections.close_all()
+
+    return await asyncio.to_thread(call)
+
+
 def _check_index_model(guru: Guru) -> None:
     model = get_embedder().model_name
     if guru.embedding_model != model:
@@ -202,7 +219,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     guru, llm = request.guru, get_llm()
     fast = (request.mode or settings.ANSWER_MODE) == "fast"
     _check_index_model(guru)
-    prepared = await asyncio.to_thread(_prepare, request)
+    prepared = await _off_loop(_prepare, request)
     platform, vector, existing, history = (
         prepared.platform, prepared.vector, prepared.existing, prepared.history
     )  # fmt: skip
@@ -218,7 +235,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     )
     # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
     variants = [request.question] + ([f"{history[-1][0]} {request.question}"] if history else [])
-    retrieval = await asyncio.to_thread(_retrieve, guru, variants, vector)
+    retrieval = await _off_loop(_retrieve, guru, variants, vector)
     sequential_calls = 0
     if llm is not None and get_reranker() is None and not fast and retrieval.candidates:
         sequential_calls += await _llm_relevance(llm, request.question, retrieval.candidates)
