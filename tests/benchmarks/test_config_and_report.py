@@ -1,0 +1,59 @@
+"""Run configuration and the report's shape (other tools read `reports/bench.json`)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from openguru.benchmarks.config import SECTIONS, WARMUP_QUESTIONS, BenchConfig
+from openguru.benchmarks.report import REPORT_KEYS, build_report, write_report
+from openguru.benchmarks.search import SearchPlan, large_size, projected_seconds
+
+
+def test_sections_run_in_their_fixed_order() -> None:
+    config = BenchConfig.build(sections=("cached", "ingest"), output=Path("x.json"))
+    assert config.sections == ("ingest", "cached")
+    assert config.asks and config.needs_docs_guru
+
+
+def test_unknown_sections_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown sections: speed"):
+        BenchConfig.build(sections=("ingest", "speed"), output=Path("x.json"))
+
+
+def test_search_only_needs_no_docs_guru() -> None:
+    config = BenchConfig.build(sections=("search",), output=Path("x.json"))
+    assert not config.asks and not config.needs_docs_guru
+
+
+def test_every_asked_question_is_counted_in_advance() -> None:
+    config = BenchConfig.build(sections=SECTIONS, output=Path("x.json"), quick=True)
+    levels, modes = config.concurrency_levels, config.concurrency_modes
+    expected = WARMUP_QUESTIONS + 2 * config.ttft_questions + sum(levels) * len(modes) + 1
+    assert config.questions_needed() == expected
+
+
+def test_full_indexes_the_whole_site_and_forces_the_large_search() -> None:
+    config = BenchConfig.build(sections=SECTIONS, output=Path("x.json"), full=True)
+    assert config.scope.include_patterns == ()
+    assert config.search.force_large
+
+
+def test_the_large_search_size_follows_the_measured_insert_rate() -> None:
+    plan = SearchPlan(large=100_000, fallback=50_000, large_budget_s=300)
+    assert projected_seconds(100_000, 1_000) == pytest.approx(125.0)
+    assert large_size(plan, 1_000)[0] == 100_000
+    size, why = large_size(plan, 190)  # ~11 minutes: over budget
+    assert size == 50_000 and "over the 300s budget" in why
+    assert large_size(SearchPlan(force_large=True), 190)[0] == 100_000
+
+
+def test_report_has_every_key_and_nulls_for_sections_not_run(tmp_path: Path) -> None:
+    report = build_report({"cached_answer_rps": 12.5}, settings={}, notes={}, seconds=1.0)
+    assert list(report)[: len(REPORT_KEYS) + 1] == ["commit", *REPORT_KEYS]
+    assert report["cached_answer_rps"] == 12.5
+    assert report["ingest"] is None and report["concurrency"] is None
+    assert isinstance(report["commit"], str) and report["commit"]
+    path = tmp_path / "reports" / "bench.json"
+    write_report(path, report)
+    assert json.loads(path.read_text()) == report
+    assert list(path.parent.iterdir()) == [path]  # no partial file left behind
