@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
+from django.conf import settings
 
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.rerank.base import Reranker
@@ -46,12 +47,16 @@ class RetrievalResult:
     mode: Mode
 
 
-def _rrf(ranked_lists: Sequence[tuple[str, Sequence[SearchHit]]]) -> list[Candidate]:
+def _rrf(
+    ranked_lists: Sequence[tuple[str, Sequence[SearchHit]]], *, bm25_weight: float
+) -> list[Candidate]:
+    """Weighted reciprocal-rank fusion: a BM25 ranking counts `bm25_weight` of a dense one."""
     by_id: dict[str, Candidate] = {}
     for label, hits in ranked_lists:
+        weight = bm25_weight if label.startswith("bm25") else 1.0
         for rank, hit in enumerate(hits):
             candidate = by_id.setdefault(hit.id, Candidate(hit=hit))
-            candidate.fused += 1.0 / (RRF_K + rank + 1)
+            candidate.fused += weight / (RRF_K + rank + 1)
             candidate.found_by.append(label)
             if label.startswith("dense"):
                 candidate.dense = max(candidate.dense or -1.0, hit.score)
@@ -85,10 +90,13 @@ def retrieve(
     where: SearchFilter | None = None,
     rerank_top: int = 30,
     known_vectors: Mapping[str, list[float]] | None = None,
+    bm25_weight: float | None = None,
 ) -> RetrievalResult:
     """Ranked candidates for the query variants (the first variant is the user's own words).
     `known_vectors` are embeddings the caller already has, by query text."""
     queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
+    if bm25_weight is None:
+        bm25_weight = settings.RETRIEVAL_BM25_WEIGHT
     timings: dict[str, float] = {}
     started = time.perf_counter()
     known = dict(known_vectors or {})
@@ -106,7 +114,7 @@ def retrieve(
             ranked.append(
                 (f"bm25{i}", store.search_bm25(collection, query, limit=limit, where=where))
             )
-    candidates = _rrf(ranked)[:limit]
+    candidates = _rrf(ranked, bm25_weight=bm25_weight)[:limit]
     timings["search_ms"] = (time.perf_counter() - started) * 1000
 
     if candidates and queries:
