@@ -45,9 +45,9 @@ def _metrics_chart(records: Sequence[dict[str, Any]], path: Path) -> None:
             axis.bar(positions, [row[m] for m in METRIC_NAMES], bar_width, label=row["mode"])
         axis.set_xticks([i + 0.4 - bar_width / 2 for i in range(len(METRIC_NAMES))])
         axis.set_xticklabels(METRIC_NAMES)
-        axis.set_ylim(0, 1)
+        axis.set_ylim(0, 1.15)  # headroom for the legend above bars that reach 1
         axis.set_title(f"{dataset} ({level} level)")
-        axis.legend(fontsize="small", ncols=len(rows))
+        axis.legend(fontsize="small", ncols=len(rows), loc="upper left")
     figure.tight_layout()
     figure.savefig(path, format="png", metadata=_PNG_METADATA)
     plt.close(figure)

@@ -2,7 +2,7 @@
 
 import json
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,7 @@ def write_markdown(
     gate: GateSettings,
     times: Sequence[StageTime],
     total_seconds: float,
+    pair_sizes: Mapping[tuple[str, str], tuple[int, int]],
     charts: Sequence[str],
     reports_dir: Path,
 ) -> Path:
@@ -74,7 +75,7 @@ def write_markdown(
         "",
     ]
     lines += _metric_tables(report["records"])
-    lines += _refusal_tables(report["refusal"], gate)
+    lines += _refusal_tables(report["refusal"], gate, pair_sizes)
     lines += [f"![{name}]({name})" for name in charts]
     lines += ["", *_time_table(times, total_seconds)]
     path = reports_dir / MARKDOWN_NAME
@@ -88,7 +89,7 @@ def _metric_tables(records: Sequence[dict[str, Any]]) -> list[str]:
         rows = [r for r in records if r["dataset"] == dataset]
         lines += [f"## {dataset}", "", _settings_line(rows[0]["settings"]), ""]
         header = ["mode", "level", "queries", "skipped", *(METRIC_TITLES[m] for m in METRIC_NAMES)]
-        lines += [_row(header), _row(["---"] * 3 + ["---:"] * (len(header) - 3))]
+        lines += [_row(header), _row(["---"] * 2 + ["---:"] * (len(header) - 2))]
         for r in rows:
             cells = [r["mode"], r["level"], str(r["queries"]), str(r["skipped_queries"])]
             lines.append(_row(cells + [f"{r[m]:.4f}" for m in METRIC_NAMES]))
@@ -101,7 +102,11 @@ def _settings_line(settings: dict[str, Any]) -> str:
     return "Settings: " + ", ".join(parts) + "."
 
 
-def _refusal_tables(refusal: Sequence[dict[str, Any]], gate: GateSettings) -> list[str]:
+def _refusal_tables(
+    refusal: Sequence[dict[str, Any]],
+    gate: GateSettings,
+    pair_sizes: Mapping[tuple[str, str], tuple[int, int]],
+) -> list[str]:
     if not refusal:
         return []
     lines = [
@@ -114,7 +119,13 @@ def _refusal_tables(refusal: Sequence[dict[str, Any]], gate: GateSettings) -> li
     pairs = dict.fromkeys((r["corpus"], r["out_of_scope"]) for r in refusal)
     for corpus, outside in pairs:
         rows = [r for r in refusal if (r["corpus"], r["out_of_scope"]) == (corpus, outside)]
-        lines += [f"### {corpus} guru, out of scope: {outside}", ""]
+        in_scope, out_of_scope = pair_sizes.get((corpus, outside), (0, 0))
+        lines += [
+            f"### {corpus} guru, out of scope: {outside}",
+            "",
+            f"{in_scope} in-scope and {out_of_scope} out-of-scope questions.",
+            "",
+        ]
         lines += [_row(["threshold", "refused out-of-scope", "refused in-scope"])]
         lines += [_row(["---:", "---:", "---:"])]
         for r in rows:

@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+
 from openguru.answers.retrieval import Mode
 from openguru.evaluation.concurrency import ordered_map
 from openguru.evaluation.corpus_index import (
@@ -149,7 +151,7 @@ def _evaluate_mode(
     ranked = _rank_all(result.runner, judged, mode, label, options.workers, log)
     result.seconds[mode] = time.monotonic() - started
     result.queries_run[mode] = len(judged)
-    settings = _record_settings(result, options)
+    run_settings = _record_settings(result, options)
     levels = [("doc", dataset.qrels)]
     if dataset.page_qrels is not None:
         levels.append(("page", dataset.page_qrels))
@@ -162,7 +164,7 @@ def _evaluate_mode(
                 "dataset": dataset.name,
                 "mode": mode,
                 "level": level,
-                "settings": settings,
+                "settings": run_settings,
                 "queries": summary.queries,
                 "skipped_queries": skipped,
                 **{name: round(summary.means[name], 4) for name in METRIC_NAMES},
@@ -269,6 +271,7 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
         "chunk_min_chars": options.chunking.min_chars,
         "embedder_model": result.runner.embedder.model_name,
         "chunk_limit": result.runner.chunk_limit,
+        "hybrid_bm25_weight": settings.RETRIEVAL_BM25_WEIGHT,
         "documents": index.documents,
         "chunks": index.chunks,
         "limit_queries": options.limit_queries,

@@ -10,20 +10,20 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from config.env import DATA_DIR, REPO_DIR
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from config.env import DATA_DIR, REPO_DIR
 from openguru.answers.retrieval import MODES, Mode
 from openguru.evaluation.charts import draw_charts
 from openguru.evaluation.concurrency import MemoizedQueryEmbedder
 from openguru.evaluation.corpus_index import ChunkSettings
 from openguru.evaluation.datasets import BeirDataset, default_eval_dir, discover_datasets
 from openguru.evaluation.datasets import load_dataset as read_dataset
-from openguru.evaluation.refusal import RefusalPair, default_gate_settings
+from openguru.evaluation.refusal import GateSettings, RefusalPair, default_gate_settings
 from openguru.evaluation.report import (
     StageTime,
     eval_report,
@@ -110,6 +110,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
+        commit = git_commit(REPO_DIR)  # now: the tree may change while a long run goes on
         datasets = _datasets(options["dataset"])
         outside = [_read(Path(path)) for path in options["out_of_scope"]]
         reranker = get_reranker()
@@ -132,22 +133,12 @@ class Command(BaseCommand):
                 for result in results:
                     guru_delete(guru=result.index.guru)
         report = eval_report(
-            commit=git_commit(REPO_DIR),
+            commit=commit,
             records=[record for result in results for record in result.records],
             refusal=[record for pair in pairs for record in pair.records()],
         )
         reports_dir = Path(options["reports_dir"]).resolve()
-        reports_dir.mkdir(parents=True, exist_ok=True)
-        json_path = write_json(report, reports_dir)
-        charts = draw_charts(report, reports_dir)
-        write_markdown(
-            report,
-            gate=gate,
-            times=_stage_times(results),
-            total_seconds=time.monotonic() - started,
-            charts=charts,
-            reports_dir=reports_dir,
-        )
+        json_path = _write_reports(report, results, pairs, gate, reports_dir, started)
         self._print_summary(report, json_path, time.monotonic() - started)
 
     def _log(self, message: str) -> None:
@@ -238,6 +229,29 @@ def _refusal_pairs(
         if result.refusal_measured:
             pairs.append(cross_refusal_pair(result, other, run, log))
     return pairs
+
+
+def _write_reports(
+    report: dict[str, Any],
+    results: list[DatasetResult],
+    pairs: list[RefusalPair],
+    gate: GateSettings,
+    reports_dir: Path,
+    started: float,
+) -> Path:
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    json_path = write_json(report, reports_dir)
+    charts = draw_charts(report, reports_dir)
+    write_markdown(
+        report,
+        gate=gate,
+        times=_stage_times(results),
+        total_seconds=time.monotonic() - started,
+        pair_sizes={(p.corpus, p.out_of_scope): (len(p.in_scope), len(p.outside)) for p in pairs},
+        charts=charts,
+        reports_dir=reports_dir,
+    )
+    return json_path
 
 
 def _stage_times(results: list[DatasetResult]) -> list[StageTime]:
