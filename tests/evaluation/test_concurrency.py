@@ -33,10 +33,7 @@ def test_an_error_in_a_worker_reaches_the_caller() -> None:
 
 def test_one_worker_runs_in_the_calling_thread() -> None:
     caller = threading.get_ident()
-    assert (
-        ordered_map(lambda _: threading.get_ident(), [1, 2, 3], workers=1)
-        == [caller] * 3
-    )
+    assert ordered_map(lambda _: threading.get_ident(), [1, 2, 3], workers=1) == [caller] * 3
 
 
 class CountingEmbedder(FakeEmbedder):

@@ -47,9 +47,7 @@ def write_folder(root: Path, *, gzipped: bool = True, page_qrels: bool = True) -
         "query-id\tcorpus-id\tscore\nq1\tlib/os#walk\t1\nq1\tlib/os#path\t2\nq2\tglossary#gil\t1\n"
     )
     if page_qrels:
-        (root / "qrels_page.tsv").write_text(
-            "query-id\tcorpus-id\tscore\nq1\tlib/os\t1\n"
-        )
+        (root / "qrels_page.tsv").write_text("query-id\tcorpus-id\tscore\nq1\tlib/os\t1\n")
     (root / "answers.jsonl").write_text(
         _jsonl(
             [
@@ -67,9 +65,7 @@ def test_reads_a_gzipped_folder_with_page_qrels(tmp_path: Path) -> None:
     assert dataset.name == "tiny"
     assert dataset.corpus_path.name == "corpus.jsonl.gz"
     assert list(dataset.corpus()) == [
-        CorpusRecord(
-            "lib/os#path", "os.path", "Path helpers.", "https://d/os#p", "lib/os"
-        ),
+        CorpusRecord("lib/os#path", "os.path", "Path helpers.", "https://d/os#p", "lib/os"),
         CorpusRecord("lib/os#walk", "os.walk", "Walk a tree.", "", "lib/os"),
         CorpusRecord("glossary#gil", "GIL", "Global interpreter lock.", "", ""),
     ]
@@ -84,9 +80,7 @@ def test_reads_a_gzipped_folder_with_page_qrels(tmp_path: Path) -> None:
 
 
 def test_reads_a_plain_folder_without_page_qrels(tmp_path: Path) -> None:
-    dataset = load_dataset(
-        write_folder(tmp_path / "plain", gzipped=False, page_qrels=False)
-    )
+    dataset = load_dataset(write_folder(tmp_path / "plain", gzipped=False, page_qrels=False))
     assert dataset.corpus_path.name == "corpus.jsonl"
     assert len(list(dataset.corpus())) == 3
     assert dataset.page_qrels is None

@@ -67,9 +67,7 @@ def _tsv(path: Path, rows: list[tuple[str, str]]) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def write_tiny_dataset(
-    folder: Path, words: tuple[str, ...] | list[str] = WORDS
-) -> Path:
+def write_tiny_dataset(folder: Path, words: tuple[str, ...] | list[str] = WORDS) -> Path:
     """One document per word pair (14 + 1 docs), in pages of three; questions 0-5 have gold."""
     folder.mkdir(parents=True)
     docs = []
@@ -85,13 +83,10 @@ def write_tiny_dataset(
         )
     _jsonl(folder / "corpus.jsonl", docs)
     questions = [
-        {"_id": f"q{i}", "text": f"{words[i]} {words[(i + 1) % len(words)]}"}
-        for i in range(6)
+        {"_id": f"q{i}", "text": f"{words[i]} {words[(i + 1) % len(words)]}"} for i in range(6)
     ]
     questions.append({"_id": "q-no-gold", "text": f"{words[7]} alone"})
-    questions.append(
-        {"_id": "q-impossible", "text": f"{OTHER_WORDS[0]} {OTHER_WORDS[1]}"}
-    )
+    questions.append({"_id": "q-impossible", "text": f"{OTHER_WORDS[0]} {OTHER_WORDS[1]}"})
     _jsonl(folder / "queries.jsonl", questions)
     _tsv(folder / "qrels.tsv", [(f"q{i}", f"doc{i}") for i in range(6)])
     _tsv(folder / "qrels_page.tsv", [(f"q{i}", f"page{i // 3}") for i in range(6)])
@@ -101,15 +96,10 @@ def write_tiny_dataset(
 
 def write_out_of_scope(folder: Path) -> Path:
     folder.mkdir(parents=True)
-    _jsonl(
-        folder / "corpus.jsonl", [{"_id": "x", "title": "x", "text": "unrelated text"}]
-    )
+    _jsonl(folder / "corpus.jsonl", [{"_id": "x", "title": "x", "text": "unrelated text"}])
     _jsonl(
         folder / "queries.jsonl",
-        [
-            {"_id": f"o{i}", "text": f"{w} {OTHER_WORDS[-1]}"}
-            for i, w in enumerate(OTHER_WORDS)
-        ],
+        [{"_id": f"o{i}", "text": f"{w} {OTHER_WORDS[-1]}"} for i, w in enumerate(OTHER_WORDS)],
     )
     _tsv(folder / "qrels.tsv", [])
     return folder
@@ -156,9 +146,7 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
     assert report["commit"] == (head or "unknown")
     records = report["records"]
     assert [(r["mode"], r["level"]) for r in records] == [
-        (mode, level)
-        for mode in ("dense", "bm25", "hybrid")
-        for level in ("doc", "page")
+        (mode, level) for mode in ("dense", "bm25", "hybrid") for level in ("doc", "page")
     ]
     for record in records:
         assert set(record) == RECORD_KEYS
@@ -167,9 +155,7 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         assert record["settings"]["embedder_model"] == "fake-hash-embedder"
         assert record["settings"]["documents"] == len(WORDS)
         assert record["queries"] == 6
-        assert (
-            record["skipped_queries"] == 2
-        )  # the question without gold, the impossible one
+        assert record["skipped_queries"] == 2  # the question without gold, the impossible one
     for mode in ("dense", "bm25", "hybrid"):
         # Every question repeats its document's two own words: it must come first.
         assert _by(records, mode, "doc")["recall@1"] == 1.0
@@ -183,17 +169,13 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
     assert pairs == {("tinyset", "tinyset (unanswerable)"), ("tinyset", "elsewhere")}
     asked_elsewhere = [r for r in refusal if r["out_of_scope"] == "elsewhere"]
     assert [r["threshold"] for r in asked_elsewhere] == list(THRESHOLDS)
-    assert (
-        asked_elsewhere[0]["refused_out_of_scope"] == 0.0
-    )  # threshold 0 refuses nothing
+    assert asked_elsewhere[0]["refused_out_of_scope"] == 0.0  # threshold 0 refuses nothing
     assert asked_elsewhere[0]["refused_in_scope"] == 0.0
     for rate in ("refused_out_of_scope", "refused_in_scope"):
         rates = [r[rate] for r in asked_elsewhere]
         assert rates == sorted(rates)  # a higher threshold never refuses less
     # Somewhere in the sweep the gate tells the two apart: unknown words are refused first.
-    assert any(
-        r["refused_out_of_scope"] > r["refused_in_scope"] for r in asked_elsewhere
-    )
+    assert any(r["refused_out_of_scope"] > r["refused_in_scope"] for r in asked_elsewhere)
 
     markdown = (tmp_path / "reports" / "eval.md").read_text()
     assert "| bm25 | doc | 6 | 2 |" in markdown
@@ -294,9 +276,7 @@ def test_starts_its_own_milvus_when_nothing_answers(tmp_path: Path) -> None:
     get_vector_store.cache_clear()
 
 
-def test_uses_the_configured_milvus_when_it_answers(
-    tmp_path: Path, milvus_server: str
-) -> None:
+def test_uses_the_configured_milvus_when_it_answers(tmp_path: Path, milvus_server: str) -> None:
     with milvus_for_eval(tmp_path, print) as uri:
         assert uri == milvus_server
     assert not (tmp_path / "eval-milvus").exists()

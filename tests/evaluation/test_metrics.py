@@ -92,9 +92,7 @@ def test_grade_zero_is_not_relevant() -> None:
 def test_repeated_ids_count_once() -> None:
     # Two chunks of one document must not take two ranks, nor count twice.
     assert mrr_at_k(["a", "a", "b"], {"b": 1}, 10) == pytest.approx(0.5)
-    assert ndcg_at_k(["b", "b"], {"b": 1, "c": 1}, 10) == pytest.approx(
-        1 / (1 + 1 / math.log2(3))
-    )
+    assert ndcg_at_k(["b", "b"], {"b": 1, "c": 1}, 10) == pytest.approx(1 / (1 + 1 / math.log2(3)))
 
 
 def test_summarize_averages_judged_queries_only() -> None:
