@@ -43,11 +43,22 @@ def _parse() -> BenchConfig:
     )
     parser.add_argument("--output", type=Path, default=REPO / "reports" / "bench.json")
     parser.add_argument("--deb", type=Path, help="a python3.11-doc .deb to use instead of apt")
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database to use (dropped and re-created by the ingest section) "
+        "instead of SQLite under data/bench/state/",
+    )
     args = parser.parse_args()
     sections = tuple(s.strip() for s in args.sections.split(",") if s.strip())
     try:
         return BenchConfig.build(
-            sections=sections, output=args.output, quick=args.quick, full=args.full, deb=args.deb
+            sections=sections,
+            output=args.output,
+            quick=args.quick,
+            full=args.full,
+            deb=args.deb,
+            database_url=args.database_url,
         )
     except ValueError as exc:
         parser.error(str(exc))

@@ -38,11 +38,21 @@ def test_full_indexes_the_whole_site_and_forces_the_large_search() -> None:
     assert config.search.force_large
 
 
+@pytest.mark.parametrize("quick", [False, True])
+def test_a_chosen_database_is_kept_at_every_size(quick: bool) -> None:
+    url = "postgres://postgres@127.0.0.1:5432/og_bench_speed"
+    config = BenchConfig.build(
+        sections=SECTIONS, output=Path("x.json"), quick=quick, database_url=url
+    )
+    assert config.database_url == url
+    assert config.as_dict()["database"] == "postgres"
+
+
 def test_the_large_search_size_follows_the_measured_insert_rate() -> None:
     plan = SearchPlan(large=100_000, fallback=50_000, large_budget_s=300)
-    assert projected_seconds(100_000, 1_000) == pytest.approx(125.0)
+    assert projected_seconds(100_000, 1_000) == pytest.approx(250.0)
     assert large_size(plan, 1_000)[0] == 100_000
-    size, why = large_size(plan, 190)  # ~11 minutes: over budget
+    size, why = large_size(plan, 500)  # ~8 minutes: over budget
     assert size == 50_000 and "over the 300s budget" in why
     assert large_size(SearchPlan(force_large=True), 190)[0] == 100_000
 

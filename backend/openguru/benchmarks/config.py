@@ -33,6 +33,7 @@ class BenchConfig:
     sections: tuple[str, ...] = SECTIONS
     output: Path = Path("reports/bench.json")
     deb: Path | None = None
+    database_url: str = ""  # "" = SQLite under data/bench/state/
     scope: SiteScope = SiteScope(PROSE_SUBSET)
     raw_sample: int = 1000
     search: SearchPlan = field(default_factory=SearchPlan)
@@ -55,6 +56,7 @@ class BenchConfig:
         quick: bool = False,
         full: bool = False,
         deb: Path | None = None,
+        database_url: str = "",
     ) -> "BenchConfig":
         unknown = set(sections) - set(SECTIONS)
         if unknown:
@@ -65,6 +67,7 @@ class BenchConfig:
                 sections=ordered,
                 output=output,
                 deb=deb,
+                database_url=database_url,
                 scope=SiteScope(QUICK_SUBSET),
                 raw_sample=200,
                 search=SearchPlan(small=2_000, large=0, queries=30),
@@ -79,6 +82,7 @@ class BenchConfig:
             sections=ordered,
             output=output,
             deb=deb,
+            database_url=database_url,
             scope=scope,
             search=SearchPlan(force_large=full),
         )
@@ -102,6 +106,7 @@ class BenchConfig:
     def as_dict(self) -> dict[str, object]:
         return {
             "sections": list(self.sections),
+            "database": self.database_url.split(":", 1)[0] if self.database_url else "sqlite",
             "site_scope": self.scope.label,
             "max_pages": self.scope.max_pages,
             "raw_sample": self.raw_sample,

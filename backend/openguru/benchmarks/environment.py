@@ -7,14 +7,16 @@ import os
 from openguru.benchmarks.paths import BenchPaths
 
 
-def bench_environment(paths: BenchPaths, *, milvus_uri: str) -> dict[str, str]:
+def bench_environment(
+    paths: BenchPaths, *, milvus_uri: str, database_url: str = ""
+) -> dict[str, str]:
     """Variables for the bench process and the servers it starts. Real environment variables
     win over `.env`, so setting them here pins every value the numbers depend on."""
     return {
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "false",  # DEBUG keeps every SQL query in memory
         "OPENGURU_DATA_DIR": str(paths.state),
-        "DATABASE_URL": f"sqlite:///{paths.database}",
+        "DATABASE_URL": database_url or f"sqlite:///{paths.database}",
         "MILVUS_URI": milvus_uri,
         "MILVUS_TOKEN": "",
         "EMBEDDING_PROVIDER": "local",
@@ -37,11 +39,13 @@ def bench_environment(paths: BenchPaths, *, milvus_uri: str) -> dict[str, str]:
     }
 
 
-def setup_django(paths: BenchPaths, *, milvus_uri: str, migrate: bool) -> None:
+def setup_django(
+    paths: BenchPaths, *, milvus_uri: str, migrate: bool, database_url: str = ""
+) -> None:
     """Point this process at the bench settings, then start Django (once, before any model
     import) and bring the database schema up to date."""
     paths.state.mkdir(parents=True, exist_ok=True)
-    os.environ.update(bench_environment(paths, milvus_uri=milvus_uri))
+    os.environ.update(bench_environment(paths, milvus_uri=milvus_uri, database_url=database_url))
     import django
 
     django.setup()
@@ -49,3 +53,26 @@ def setup_django(paths: BenchPaths, *, milvus_uri: str, migrate: bool) -> None:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0, interactive=False)
+
+
+def recreate_postgres_database(url: str) -> None:
+    """Drop and create the PostgreSQL database `url` names: the ingest section needs an empty
+    one (no embedding cache). Refuses any other kind of URL."""
+    import environ
+    import psycopg
+    from psycopg import sql
+
+    config = environ.Env.db_url_config(url)
+    if config["ENGINE"] != "django.db.backends.postgresql":
+        raise ValueError(f"not a PostgreSQL URL: {url}")
+    name = sql.Identifier(str(config["NAME"]))
+    with psycopg.connect(
+        dbname="postgres",
+        host=str(config.get("HOST") or "127.0.0.1"),
+        port=int(config.get("PORT") or 5432),
+        user=str(config.get("USER") or ""),
+        password=str(config.get("PASSWORD") or ""),
+        autocommit=True,
+    ) as connection:
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(name))

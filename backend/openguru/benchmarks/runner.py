@@ -12,7 +12,7 @@ from types import FrameType
 from typing import Any
 
 from openguru.benchmarks.config import BenchConfig
-from openguru.benchmarks.environment import setup_django
+from openguru.benchmarks.environment import recreate_postgres_database, setup_django
 from openguru.benchmarks.paths import BenchPaths
 from openguru.benchmarks.processes import ChildProcesses, raise_open_files_limit
 from openguru.benchmarks.report import build_report, write_report
@@ -51,8 +51,15 @@ def run(config: BenchConfig, paths: BenchPaths | None = None) -> int:
         if config.needs_docs_guru:
             if "ingest" in config.sections:
                 shutil.rmtree(paths.state, ignore_errors=True)  # a fresh database and cache
+                if config.database_url:
+                    recreate_postgres_database(config.database_url)
             uri = _start_milvus(processes, paths.milvus_data, fresh=False)
-        setup_django(paths, milvus_uri=uri, migrate=config.needs_docs_guru)
+        setup_django(
+            paths,
+            milvus_uri=uri,
+            migrate=config.needs_docs_guru,
+            database_url=config.database_url,
+        )
 
         from openguru.benchmarks.sections import SectionRunner
 

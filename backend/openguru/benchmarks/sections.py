@@ -13,7 +13,13 @@ from openguru.benchmarks.cached import run_cached
 from openguru.benchmarks.collection import chunk_rows
 from openguru.benchmarks.concurrency import ask_all_at_once, run_concurrency
 from openguru.benchmarks.config import WARMUP_QUESTIONS, BenchConfig
-from openguru.benchmarks.docs_guru import create_guru, docs_guru, index_first_time, serve_docs
+from openguru.benchmarks.docs_guru import (
+    GURU_SLUG,
+    create_guru,
+    docs_guru,
+    index_first_time,
+    serve_docs,
+)
 from openguru.benchmarks.ingest import run_ingest
 from openguru.benchmarks.paths import BenchPaths
 from openguru.benchmarks.processes import ChildProcesses
@@ -25,6 +31,8 @@ from openguru.benchmarks.ttft import run_ttft
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.naming import collection_name_for
 
 Log = Callable[[str], None]
 
@@ -120,6 +128,8 @@ class SectionRunner:
     def _index_unmeasured(self) -> Guru:
         self.log("answers: no indexed docs guru in the bench state; indexing it (not measured)")
         site_url, site = self._serve_site()
+        # Chunks another database's guru left in the shared Milvus state would be searched too.
+        get_vector_store().drop_collection(collection_name_for(GURU_SLUG))
         try:
             guru = create_guru()
             index_first_time(guru, site_url=site_url, scope=self.config.scope)
