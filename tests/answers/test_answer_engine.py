@@ -73,6 +73,13 @@ def test_a_near_duplicate_question_reuses_the_answer(anon_client, python_guru, l
     assert len(stream_calls(llm_server)) == 1
 
 
+def test_a_reworded_question_reuses_the_answer_by_embedding(anon_client, python_guru, llm_server):
+    ask(anon_client, IN_SCOPE, mode="fast")
+    again = ask(anon_client, "With venv, how do I create a virtual environment?", mode="fast")
+    assert again.get("cached") is True
+    assert len(stream_calls(llm_server)) == 1
+
+
 def test_reindexing_a_cited_source_with_changes_makes_the_answer_stale(
     admin_client, anon_client, python_guru, llm_server
 ):

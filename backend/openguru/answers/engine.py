@@ -31,7 +31,12 @@ from openguru.answers.prompts import (
     understand_messages,
 )
 from openguru.answers.retrieval import Candidate, RetrievalResult, retrieve
-from openguru.answers.selectors import binge_history, question_find_cached, question_slug_for
+from openguru.answers.selectors import (
+    binge_history,
+    question_find_same,
+    question_find_similar,
+    question_slug_for,
+)
 from openguru.answers.services import AnswerRecord, out_of_context_record, question_save
 from openguru.answers.trace import trace_for
 from openguru.core.errors import DomainError, ErrorCode
@@ -167,17 +172,17 @@ class _Prepared:
 
 
 def _prepare(request: AskRequest) -> _Prepared:
-    """Everything before retrieval, in one thread hop: settings, the question's embedding, the
-    answer cache and the binge history."""
+    """Everything before retrieval, in one thread hop: settings, the answer cache (exact match
+    first, so a repeated question costs no embedding), the question's embedding, the history."""
     platform = _platform_settings()
+    use_cache = request.binge is None and platform.answer_cache_enabled
+    existing = question_find_same(guru=request.guru, text=request.question) if use_cache else None
+    if existing is not None and not existing.stale:
+        return _Prepared(platform, [], existing, [])
     vector = get_embedder().embed_query(request.question)
-    existing = None
-    if request.binge is None and platform.answer_cache_enabled:
-        existing = question_find_cached(
-            guru=request.guru,
-            text=request.question,
-            vector=vector,
-            min_similarity=platform.similar_question_threshold,
+    if use_cache and existing is None:
+        existing = question_find_similar(
+            guru=request.guru, vector=vector, min_similarity=platform.similar_question_threshold
         )
     history = binge_history(binge=request.binge) if request.binge else []
     return _Prepared(platform, vector, existing, history)

@@ -1,17 +1,10 @@
-import re
-
 import numpy as np
+from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from openguru.answers.models import Binge, Question
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
-
-_SPACES = re.compile(r"\s+")
-
-
-def normalize_question(text: str) -> str:
-    return _SPACES.sub(" ", text.strip().lower()).rstrip("?!. ")
 
 
 def question_slug_for(text: str) -> str:
@@ -25,37 +18,38 @@ def question_get(*, guru: Guru, slug: str, binge: Binge | None = None) -> Questi
     return question
 
 
-def question_find_cached(
-    *, guru: Guru, text: str, vector: list[float] | None, min_similarity: float
+def _answered(guru: Guru) -> QuerySet[Question]:
+    """Answers that may be reused: never those inside a binge (they depend on the conversation)."""
+    return Question.objects.filter(guru=guru, binge__isnull=True).exclude(content="")
+
+
+def question_find_same(*, guru: Guru, text: str) -> Question | None:
+    """An earlier answer to this exact question (same slug or same words): two indexed lookups."""
+    answered = _answered(guru)
+    return (
+        answered.filter(slug=question_slug_for(text)).first()
+        or answered.filter(user_question__iexact=text.strip()).first()
+    )
+
+
+def question_find_similar(
+    *, guru: Guru, vector: list[float], min_similarity: float
 ) -> Question | None:
-    """An earlier answer to the same question: same slug or text, else the nearest question
-    whose embedding is at least `min_similarity` alike. Binge questions are never reused."""
-    answered = Question.objects.filter(guru=guru, binge__isnull=True).exclude(content="")
-    normalized = normalize_question(text)
-    for question in answered.filter(slug=question_slug_for(text)):
-        return question
-    for question in answered.filter(user_question__iexact=text.strip()):
-        return question
-    if vector is None:
-        return None
+    """The nearest earlier question whose embedding is at least `min_similarity` alike."""
+    answered = _answered(guru)
     candidates = [
-        (pk, bytes(vector), text)
-        for pk, vector, text in answered.exclude(vector=None).values_list(
-            "pk", "vector", "user_question"
-        )
-        if vector is not None
+        (pk, bytes(stored))
+        for pk, stored in answered.exclude(vector=None).values_list("pk", "vector")
+        if stored is not None
     ]
     if not candidates:
         return None
-    matrix = np.vstack([np.frombuffer(v, dtype="<f4") for _, v, _ in candidates])
+    matrix = np.vstack([np.frombuffer(v, dtype="<f4") for _, v in candidates])
     query = np.asarray(vector, dtype="<f4")
     norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
     similarities = matrix @ query / np.where(norms == 0, 1.0, norms)
     best = int(np.argmax(similarities))
-    if (
-        similarities[best] >= min_similarity
-        or normalize_question(candidates[best][2]) == normalized
-    ):
+    if similarities[best] >= min_similarity:
         return answered.filter(pk=candidates[best][0]).first()
     return None
 
