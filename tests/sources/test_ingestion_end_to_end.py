@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.files.base import ContentFile
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
@@ -199,3 +200,35 @@ def test_a_real_celery_worker_indexes_a_git_repository_and_skips_it_when_unchang
     assert second.status == "SUCCESS", second.error
     assert second.last_result["chunks_embedded"] == 0
     assert second.chunk_count == first.chunk_count
+
+
+@pytest.mark.slow
+def test_a_real_celery_worker_indexes_a_pdf_and_a_youtube_transcript(
+    youtube: FakeYouTubeServer,
+) -> None:
+    guru = guru_create(slug="worker-media", name="Worker media")
+    pdf = DataSource(guru=guru, type="pdf", url="pdf://worker/guide.pdf", title="Guide")
+    pdf.file.save("guide.pdf", ContentFile(guide_pdf()), save=False)
+    pdf.url = pdf.file.url
+    pdf.save()
+    watch = f"https://www.youtube.com/watch?v={TALK_ID}"
+    video = DataSource.objects.create(guru=guru, type="youtube", url=watch)
+
+    def settled() -> list[DataSource] | None:
+        rows = list(DataSource.objects.filter(guru=guru).order_by("pk"))
+        return rows if all(r.status in ("SUCCESS", "FAILED") for r in rows) else None
+
+    purge(REDIS_BROKER)
+    # Sources of one guru run one at a time: the second waits for the first and comes back.
+    with celery_worker(REDIS_BROKER, YOUTUBE_BASE_URL=youtube.url):
+        for source in (pdf, video):
+            send_task(REDIS_BROKER, "openguru.sources.tasks.source_process_task", source.pk)
+        done_pdf, done_video = wait_until(settled, timeout=180)
+
+    assert done_pdf.status == "SUCCESS", done_pdf.error
+    assert done_video.status == "SUCCESS", done_video.error
+    assert all(re.search(r"#page=\d+$", c.metadata["link"]) for c in chunks_of(guru, pdf.pk))
+    assert all(
+        re.fullmatch(re.escape(watch) + r"&t=\d+s", c.metadata["link"])
+        for c in chunks_of(guru, video.pk)
+    )
