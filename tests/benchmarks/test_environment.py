@@ -6,7 +6,7 @@ from django.conf import settings
 from openguru.benchmarks.environment import bench_environment, recreate_postgres_database
 from openguru.benchmarks.paths import BenchPaths
 
-pytestmark = pytest.mark.skipif(
+needs_postgresql = pytest.mark.skipif(
     settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
     reason="needs the PostgreSQL server of the test run",
 )
@@ -18,6 +18,7 @@ def _server_url(name: str) -> str:
     return f"postgres://{user}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{name}"
 
 
+@needs_postgresql
 def test_recreating_empties_the_database() -> None:
     url = _server_url("og_bench_recreate_test")
     recreate_postgres_database(url)
