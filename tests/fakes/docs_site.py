@@ -24,14 +24,15 @@ import gzip
 import hashlib
 import mimetypes
 import shutil
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 from urllib.parse import unquote, urlsplit
+
+from tests.fakes.loopback import LoopbackServer
 
 SMALL_DOCS = Path(__file__).resolve().parent / "sites" / "small_docs"
 BASE_URL_MARKER = b"{{BASE_URL}}"
@@ -78,17 +79,11 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class DocsSite:
+class DocsSite(LoopbackServer):
     def __init__(self, root: Path | str, *, host: str = "127.0.0.1", port: int = 0) -> None:
         self.state = _State(root=Path(root).resolve())
-        self._httpd = _QuietServer((host, port), _handler_for(self.state))
+        self._listen(_SiteHandler, host=host, port=port, state=self.state)
         self.state.base_url = self.url
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
 
     @property
     def root(self) -> Path:
@@ -156,35 +151,6 @@ class DocsSite:
         with self.state.lock:
             self.state.routes[path] = route
 
-    # --- Lifecycle ---
-
-    def serve_forever(self) -> None:
-        try:
-            self._httpd.serve_forever()
-        finally:
-            self._httpd.server_close()
-
-    def start(self) -> Self:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
 
 def copy_small_docs(directory: Path) -> Path:
     """A copy of the small docs site under `directory`, for tests that edit its files."""
@@ -193,24 +159,7 @@ def copy_small_docs(directory: Path) -> Path:
     return root
 
 
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client that stops reading (size cap, timeout) leaves a broken pipe: expected here.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
 # --- Serving --------------------------------------------------------------------------------------
-
-
-def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
-    class Handler(_SiteHandler):
-        pass
-
-    Handler.state = state
-    return Handler
 
 
 class _SiteHandler(BaseHTTPRequestHandler):

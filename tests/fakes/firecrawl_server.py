@@ -26,16 +26,17 @@ import contextlib
 import itertools
 import json
 import re
-import sys
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from urllib.robotparser import RobotFileParser
 
 import lxml.html
+
+from tests.fakes.loopback import LoopbackServer
 
 _CHROME = (
     "//script | //style | //nav | //header[not(.//h1)] | //footer | //aside | //form"
@@ -73,7 +74,7 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class FakeFirecrawlServer:
+class FakeFirecrawlServer(LoopbackServer):
     def __init__(
         self,
         root: Path | str,
@@ -90,14 +91,8 @@ class FakeFirecrawlServer:
             page_size=page_size,
             scraping_polls=scraping_polls,
         )
-        self._httpd = _QuietServer((host, port), _handler_for(self.state))
+        self._listen(_FirecrawlHandler, host=host, port=port, state=self.state)
         self.state.base_url = self.url
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -108,49 +103,6 @@ class FakeFirecrawlServer:
         """Crawl jobs end "failed" instead of "completed"."""
         with self.state.lock:
             self.state.fail_jobs = fail
-
-    def serve_forever(self) -> None:
-        try:
-            self._httpd.serve_forever()
-        finally:
-            self._httpd.server_close()
-
-    def start(self) -> Self:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
-    class Handler(_FirecrawlHandler):
-        pass
-
-    Handler.state = state
-    return Handler
 
 
 class _FirecrawlHandler(BaseHTTPRequestHandler):

@@ -13,17 +13,21 @@ Standalone: `python -m tests.fakes.gemini_server --port 8098 --call-ms 300 --tok
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from tests.fakes.openai_server import (
+from tests.fakes.loopback import (
     FakeHandler,
     HttpFailure,
     LoopbackApp,
     Route,
+    app_argument_parser,
+    app_options,
+    make_server_fixture,
+)
+from tests.fakes.openai_server import (
     count_words,
     example_for_schema,
     fake_answer,
@@ -161,35 +165,12 @@ def _response(
 
 def make_gemini_server_fixture(scope: str = "function", **options: Any) -> Any:
     """A pytest fixture yielding a started `FakeGeminiServer` (stopped after its scope)."""
-    import pytest
-
-    @pytest.fixture(scope=scope)  # type: ignore[call-overload]
-    def _fake_gemini_server() -> Iterator[FakeGeminiServer]:
-        server = FakeGeminiServer(**options)
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
-
-    return _fake_gemini_server
+    return make_server_fixture(lambda: FakeGeminiServer(**options), scope)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="A loopback Gemini API server.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--call-ms", type=float, default=0.0)
-    parser.add_argument("--token-ms", type=float, default=0.0)
-    args = parser.parse_args(argv)
-    server = FakeGeminiServer(
-        host=args.host,
-        port=args.port,
-        call_ms=args.call_ms,
-        token_ms=args.token_ms,
-        log_size=100,
-    )
-    server.start()
+    args = app_argument_parser("A loopback Gemini API server.").parse_args(argv)
+    server = FakeGeminiServer(**app_options(args)).start()
     print(f"fake Gemini server listening on {server.base_url}", flush=True)
     server.run_until_signalled()
 

@@ -22,15 +22,16 @@ import hashlib
 import json
 import math
 import re
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 import pytest
+
+from tests.fakes.loopback import LoopbackServer
 
 _WORD = re.compile(r"\w+")
 _STOPWORDS = frozenset(
@@ -69,7 +70,7 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class FakeTEIServer:
+class FakeTEIServer(LoopbackServer):
     def __init__(
         self,
         *,
@@ -92,13 +93,7 @@ class FakeTEIServer:
             info_enabled=info_enabled,
             raw_logits=raw_logits,
         )
-        self._httpd = _QuietServer((host, port), _handler_for(self.state))
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        self._listen(_TEIHandler, host=host, port=port, state=self.state)
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -122,34 +117,6 @@ class FakeTEIServer:
             self.state.requests.clear()
             self.state.delay_seconds = 0.0
 
-    def serve_forever(self) -> None:
-        """Serve in the calling thread until interrupted (standalone use)."""
-        try:
-            self._httpd.serve_forever()
-        finally:
-            self._httpd.server_close()
-
-    def start(self) -> Self:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
 
 @pytest.fixture
 def tei_server() -> Iterator[FakeTEIServer]:
@@ -157,24 +124,7 @@ def tei_server() -> Iterator[FakeTEIServer]:
         yield server
 
 
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client that gave up (its timeout) leaves a broken pipe behind: expected here.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
 # --- The protocol ---------------------------------------------------------------------------------
-
-
-def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
-    class Handler(_TEIHandler):
-        pass
-
-    Handler.state = state
-    return Handler
 
 
 class _TEIHandler(BaseHTTPRequestHandler):

@@ -18,17 +18,18 @@ player answer carries no "captions" key); any other id is "This video is unavail
 """
 
 import json
-import sys
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from html import escape
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
 import pytest
+
+from tests.fakes.loopback import LoopbackServer
 
 API_KEY = "AIzaSyFakeInnertubeKey_0123456789"
 CONSENT_VALUE = "cb.20240101-00-p0.en+FX+123"
@@ -92,7 +93,7 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class FakeYouTubeServer:
+class FakeYouTubeServer(LoopbackServer):
     def __init__(
         self,
         videos: Mapping[str, FakeVideo] | None = None,
@@ -105,54 +106,18 @@ class FakeYouTubeServer:
             videos=default_videos() if videos is None else videos,
             require_consent=require_consent,
         )
-        handler = type("Handler", (_YouTubeHandler,), {"state": self.state})
-        self._httpd = _QuietServer((host, port), handler)
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        self._listen(_YouTubeHandler, host=host, port=port, state=self.state)
 
     @property
     def requests(self) -> list[RecordedRequest]:
         with self.state.lock:
             return list(self.state.requests)
 
-    def start(self) -> Self:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
 
 @pytest.fixture
 def youtube_server() -> Iterator[FakeYouTubeServer]:
     with FakeYouTubeServer() as server:
         yield server
-
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
 
 
 # --- The protocol ---------------------------------------------------------------------------------
