@@ -22,6 +22,10 @@ EMBED_API_URL = env.str("EMBED_API_URL", default="")
 EMBED_API_KEY = env.str("EMBED_API_KEY", default="")
 EMBEDDING_DIMENSION = env.int("EMBEDDING_DIMENSION", default=0)  # 0: ask the provider
 EMBEDDING_BATCH_SIZE = env.int("EMBEDDING_BATCH_SIZE", default=32)
+# Local embedder only: bfloat16 where the CPU has it natively ("auto"), and replicas of the
+# model encoding side by side, one torch thread each (0: one per core, at most 4).
+EMBEDDING_LOCAL_PRECISION = env.str("EMBEDDING_LOCAL_PRECISION", default="auto")
+EMBEDDING_LOCAL_WORKERS = env.int("EMBEDDING_LOCAL_WORKERS", default=0)
 
 # --- Reranker (optional)
 RERANK_API_URL = env.str("RERANK_API_URL", default="")

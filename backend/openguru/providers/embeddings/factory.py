@@ -12,7 +12,10 @@ def build_embedder(provider: str, model: str) -> Embedder:
         from openguru.providers.embeddings.local import SentenceTransformerEmbedder
 
         return SentenceTransformerEmbedder(
-            model_name=model, batch_size=settings.EMBEDDING_BATCH_SIZE
+            model_name=model,
+            batch_size=settings.EMBEDDING_BATCH_SIZE,
+            precision=settings.EMBEDDING_LOCAL_PRECISION,
+            workers=settings.EMBEDDING_LOCAL_WORKERS,
         )
     if provider == "openai":
         from openguru.providers.embeddings.openai import OpenAIEmbedder

@@ -1,0 +1,57 @@
+"""The local embedder's own knobs: parallel replicas and bfloat16 weights must not change what
+callers get back (order, shape, meaning), only how fast it comes."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from openguru.core.errors import DomainError
+from openguru.providers.embeddings.local import (
+    SentenceTransformerEmbedder,
+    cpu_has_native_bf16,
+    resolve_precision,
+)
+
+TEXTS = [
+    f"Paragraph {n}: how to configure feature {n % 7} of the crawler, step {n}." for n in range(70)
+]
+
+
+@pytest.fixture(scope="module")
+def serial_float32() -> SentenceTransformerEmbedder:
+    return SentenceTransformerEmbedder(batch_size=16, precision="float32", workers=1)
+
+
+def test_replicas_return_the_vectors_of_one_model_in_input_order(serial_float32) -> None:
+    parallel = SentenceTransformerEmbedder(batch_size=16, precision="float32", workers=3)
+    expected = np.asarray(serial_float32.embed_documents(TEXTS))
+    got = np.asarray(parallel.embed_documents(TEXTS))
+    assert got.shape == expected.shape == (70, 384)
+    # Same model, same precision: identical up to float rounding, row for row.
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+
+
+def test_bfloat16_vectors_point_the_same_way_as_float32(serial_float32) -> None:
+    bf16 = SentenceTransformerEmbedder(batch_size=16, precision="bfloat16", workers=2)
+    assert bf16.precision == "bfloat16"
+    a = np.asarray(serial_float32.embed_documents(TEXTS[:20]))
+    b = np.asarray(bf16.embed_documents(TEXTS[:20]))
+    cosines = (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    assert cosines.min() > 0.999
+    assert len(bf16.embed_query("one question")) == 384
+
+
+def test_an_unknown_precision_is_a_configuration_error() -> None:
+    with pytest.raises(DomainError) as caught:
+        resolve_precision("int4")
+    assert "EMBEDDING_LOCAL_PRECISION" in caught.value.msg
+
+
+def test_auto_precision_follows_the_cpu_flags(tmp_path: Path) -> None:
+    with_bf16 = tmp_path / "bf16"
+    with_bf16.write_text("flags\t\t: fpu avx2 avx512f avx512_bf16 avx512_vnni\n")
+    without = tmp_path / "plain"
+    without.write_text("flags\t\t: fpu avx2 avx512f avx512_vnni\n")
+    assert cpu_has_native_bf16(with_bf16)
+    assert not cpu_has_native_bf16(without)
+    assert not cpu_has_native_bf16(tmp_path / "missing")
