@@ -73,7 +73,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
     }
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+    # A per-process connection pool (psycopg_pool): answers hop between threads, and each hop
+    # would otherwise open a new PostgreSQL connection (a backend process) and close it again.
+    # The pool also caps connections per process, so a burst of streams waits for one rather
+    # than exhausting max_connections. 0 turns the pool off (then CONN_MAX_AGE applies).
+    _pool_size = env.int("DATABASE_POOL_MAX_SIZE", default=10)
+    if _pool_size > 0:
+        DATABASES["default"]["OPTIONS"] = {
+            "pool": {"min_size": 1, "max_size": _pool_size, "timeout": 30}
+        }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [

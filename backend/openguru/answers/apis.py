@@ -5,6 +5,7 @@ stream under ASGI. They parse and answer errors in the same `{"code", "msg"}` sh
 """
 
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
@@ -51,7 +52,7 @@ def _parse(request: HttpRequest) -> dict[str, Any]:
     return dict(data.validated_data)
 
 
-def _build_request(slug: str, data: dict[str, Any], source: str) -> AskRequest:
+def _build_request(slug: str, data: dict[str, Any], source: str, received_at: float) -> AskRequest:
     guru = guru_get(slug=slug, active_only=True)
     binge = parent = None
     if data.get("binge_id"):
@@ -69,12 +70,14 @@ def _build_request(slug: str, data: dict[str, Any], source: str) -> AskRequest:
         binge=binge,
         parent=parent,
         mode=data.get("mode", ""),
+        received_at=received_at,
     )
 
 
 async def _prepare(request: HttpRequest, slug: str, source: str) -> AskRequest:
+    received_at = time.perf_counter()
     ask_rate_limit_check(ip=client_ip(request))
-    return await sync_to_async(_build_request)(slug, _parse(request), source)
+    return await sync_to_async(_build_request)(slug, _parse(request), source, received_at)
 
 
 def _error(exc: DomainError) -> JsonResponse:

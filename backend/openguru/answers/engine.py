@@ -67,6 +67,7 @@ class AskRequest:
     binge: Binge | None = None
     parent: Question | None = None
     mode: str = ""  # "" -> settings.ANSWER_MODE
+    received_at: float | None = None  # time.perf_counter() when the channel got the question
 
 
 @dataclass
@@ -124,10 +125,12 @@ async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -
     return 1
 
 
-def _retrieve(guru: Guru, queries: list[str], question_vector: list[float]) -> RetrievalResult:
+def _retrieve(
+    guru: Guru, queries: list[str], while_searching: Callable[[list[float]], None]
+) -> RetrievalResult:
     reranker = get_reranker()
     return retrieve(
-        known_vectors={queries[0]: question_vector},
+        while_searching=while_searching,
         collection=guru.collection_name,
         queries=queries,
         mode="hybrid_rerank" if reranker else "hybrid",
@@ -166,26 +169,71 @@ async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
 @dataclass
 class _Prepared:
     platform: PlatformSettings
-    vector: list[float]
     existing: Question | None
     history: list[tuple[str, str]]
+    timings_ms: dict[str, float]
+
+    @property
+    def use_cache(self) -> bool:
+        return self.platform.answer_cache_enabled
+
+    @property
+    def reusable(self) -> bool:
+        return self.existing is not None and not self.existing.stale
 
 
 def _prepare(request: AskRequest) -> _Prepared:
-    """Everything before retrieval, in one thread hop: settings, the answer cache (exact match
-    first, so a repeated question costs no embedding), the question's embedding, the history."""
+    """Everything before retrieval, in one thread hop: settings, the exact-match answer cache
+    (a repeated question costs no embedding), the binge history."""
+    clock = _Clock()
     platform = _platform_settings()
     use_cache = request.binge is None and platform.answer_cache_enabled
     existing = question_find_same(guru=request.guru, text=request.question) if use_cache else None
-    if existing is not None and not existing.stale:
-        return _Prepared(platform, [], existing, [])
-    vector = get_embedder().embed_query(request.question)
-    if use_cache and existing is None:
-        existing = question_find_similar(
-            guru=request.guru, vector=vector, min_similarity=platform.similar_question_threshold
-        )
     history = binge_history(binge=request.binge) if request.binge else []
-    return _Prepared(platform, vector, existing, history)
+    clock.lap("cache_lookup_ms")
+    return _Prepared(platform, existing, history, clock.laps)
+
+
+@dataclass
+class _Searched:
+    retrieval: RetrievalResult
+    vector: list[float]
+    similar: Question | None  # a near-duplicate earlier answer, when the cache may be used
+
+
+def _search(request: AskRequest, prepared: _Prepared, variants: list[str]) -> _Searched:
+    """Retrieval, with the near-duplicate lookup overlapping its dense searches."""
+    similar: list[Question | None] = [None]
+    look_for_similar = request.binge is None and prepared.use_cache and prepared.existing is None
+
+    def find_similar(vector: list[float]) -> None:
+        if look_for_similar:
+            similar[0] = question_find_similar(
+                guru=request.guru,
+                vector=vector,
+                min_similarity=prepared.platform.similar_question_threshold,
+            )
+
+    retrieval = _retrieve(request.guru, variants, find_similar)
+    return _Searched(retrieval, retrieval.query_vector or [], similar[0])
+
+
+class _Clock:
+    """Named laps in milliseconds, for the trace: where an answer's time went."""
+
+    def __init__(self, started: float | None = None) -> None:
+        self.started = time.perf_counter() if started is None else started
+        self._last = self.started
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = (now - self._last) * 1000
+        self._last = now
+
+    def mark(self, name: str) -> None:
+        """Time since the clock started (e.g. when the first token left)."""
+        self.laps[name] = (time.perf_counter() - self.started) * 1000
 
 
 async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
@@ -220,18 +268,19 @@ def _ready(task: "asyncio.Task[Understanding]", request: AskRequest) -> Understa
 
 
 async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
-    started = time.perf_counter()
+    clock = _Clock(request.received_at)
+    clock.lap("request_ms")  # from the view's first line: parsing, guru lookup, rate limit
     guru, llm = request.guru, get_llm()
     fast = (request.mode or settings.ANSWER_MODE) == "fast"
     _check_index_model(guru)
     prepared = await _off_loop(_prepare, request)
-    platform, vector, existing, history = (
-        prepared.platform, prepared.vector, prepared.existing, prepared.history
-    )  # fmt: skip
-    if existing is not None and not existing.stale:
-        async for event in _replay(existing):
+    clock.lap("prepare_ms")
+    if prepared.reusable:
+        assert prepared.existing is not None
+        async for event in _replay(prepared.existing):
             yield event
         return
+    platform, history = prepared.platform, prepared.history
 
     # Understanding (prettified question, SEO fields, validity) overlaps everything else; the
     # answer uses it only if it has already arrived, so it never adds a round trip.
@@ -240,10 +289,21 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     )
     # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
     variants = [request.question] + ([f"{history[-1][0]} {request.question}"] if history else [])
-    retrieval = await _off_loop(_retrieve, guru, variants, vector)
+    searched = await _off_loop(_search, request, prepared, variants)
+    clock.lap("retrieve_ms")
+    retrieval, vector = searched.retrieval, searched.vector
+    if searched.similar is not None and not searched.similar.stale:
+        # A near-duplicate is only known after the embedding; the understanding call already
+        # started is dropped (rare, and far cheaper than an answer).
+        understanding_task.cancel()
+        async for event in _replay(searched.similar):
+            yield event
+        return
+    existing = prepared.existing or searched.similar
     sequential_calls = 0
     if llm is not None and get_reranker() is None and not fast and retrieval.candidates:
         sequential_calls += await _llm_relevance(llm, request.question, retrieval.candidates)
+        clock.lap("relevance_ms")
     understanding = _ready(understanding_task, request)
 
     decision = trust_gate(
@@ -253,8 +313,10 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         max_keep=settings.RETRIEVAL_TOP_TEXT + settings.RETRIEVAL_TOP_CODE,
     )
     trace = trace_for(retrieval, decision, fast=fast, llm=llm is not None)
+    timings: dict[str, float] = trace["timings_ms"]
     trace["understanding_ready"] = understanding_task.done()
     if not decision.passed or not understanding.valid:
+        timings |= _rounded(prepared.timings_ms | clock.laps)
         trace["sequential_llm_calls"] = sequential_calls
         trace["refused_because"] = "not_valid" if not understanding.valid else "low_relevance"
         understanding_task.cancel()
@@ -275,6 +337,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     )
     references = references_for(contexts)
     slug = existing.slug if existing else understanding.slug
+    clock.mark("meta_ms")
     yield events.meta(
         slug=slug, references=references, trust_score=round(decision.trust_score, 4), refused=False
     )
@@ -292,6 +355,8 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         )
         async for chunk in llm.stream(messages):
             if chunk.delta:
+                if not parts:
+                    clock.mark("first_token_ms")
                 parts.append(chunk.delta)
                 yield events.delta(chunk.delta)
             if chunk.model:
@@ -301,6 +366,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
                 usage["completion_tokens"] += chunk.usage.completion_tokens
     # Ran alongside the answer: its description, intent and prettified question are saved.
     final = await understanding_task
+    timings |= _rounded(prepared.timings_ms | clock.laps)
     trace["sequential_llm_calls"] = sequential_calls
     record = AnswerRecord(
         slug=slug,
@@ -318,7 +384,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         llm_model=usage["model"] or (llm.model if llm else ""),
         prompt_tokens=usage["prompt_tokens"] + final.prompt_tokens,
         completion_tokens=usage["completion_tokens"] + final.completion_tokens,
-        latency_ms=int((time.perf_counter() - started) * 1000),
+        latency_ms=int((time.perf_counter() - clock.started) * 1000),
         trace=trace,
         vector=vector,
     )
@@ -326,6 +392,10 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         guru=guru, record=record, binge=request.binge, parent=request.parent, existing=existing
     )
     yield events.done(**_question_payload(question))
+
+
+def _rounded(timings: dict[str, float]) -> dict[str, float]:
+    return {name: round(ms, 1) for name, ms in timings.items()}
 
 
 async def _replay(question: Question) -> AsyncIterator[AnswerEvent]:

@@ -6,8 +6,10 @@ the trust gate), including candidates only BM25 found: their vectors come from t
 cache, keyed by the same chunk hash the indexer used.
 """
 
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -45,6 +47,7 @@ class RetrievalResult:
     candidates: list[Candidate]
     timings_ms: dict[str, float]
     mode: Mode
+    query_vector: list[float] | None = None  # the first query's embedding, when computed
 
 
 def _rrf(
@@ -91,41 +94,71 @@ def retrieve(
     rerank_top: int = 30,
     known_vectors: Mapping[str, list[float]] | None = None,
     bm25_weight: float | None = None,
+    while_searching: Callable[[list[float]], None] | None = None,
 ) -> RetrievalResult:
     """Ranked candidates for the query variants (the first variant is the user's own words).
-    `known_vectors` are embeddings the caller already has, by query text."""
+
+    BM25 searches start before the query embedding (they don't need it) and dense searches run
+    side by side, so a hybrid search costs about one embedding plus one search. `known_vectors`
+    are embeddings the caller already has, by query text; `while_searching` gets the first
+    query's vector and runs in the calling thread while the dense searches are in flight."""
     queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
     if bm25_weight is None:
         bm25_weight = settings.RETRIEVAL_BM25_WEIGHT
     timings: dict[str, float] = {}
+    pool = _search_pool()
+    bm25 = [
+        pool.submit(store.search_bm25, collection, query, limit=limit, where=where)
+        for query in (queries if mode != "dense" else [])
+    ]
     started = time.perf_counter()
     known = dict(known_vectors or {})
     vectors = [known.get(q) or embedder.embed_query(q) for q in queries] if mode != "bm25" else []
     timings["embed_ms"] = (time.perf_counter() - started) * 1000
 
     started = time.perf_counter()
+    dense = [
+        pool.submit(store.search_dense, collection, vector, limit=limit, where=where)
+        for vector in vectors
+    ]
+    if while_searching is not None and vectors:
+        while_searching(vectors[0])
     ranked: list[tuple[str, Sequence[SearchHit]]] = []
-    for i, query in enumerate(queries):
-        if mode != "bm25":
-            ranked.append(
-                (f"dense{i}", store.search_dense(collection, vectors[i], limit=limit, where=where))
-            )
-        if mode != "dense":
-            ranked.append(
-                (f"bm25{i}", store.search_bm25(collection, query, limit=limit, where=where))
-            )
+    for i in range(len(queries)):
+        if dense:
+            ranked.append((f"dense{i}", dense[i].result()))
+        if bm25:
+            ranked.append((f"bm25{i}", bm25[i].result()))
     candidates = _rrf(ranked, bm25_weight=bm25_weight)[:limit]
     timings["search_ms"] = (time.perf_counter() - started) * 1000
 
+    query_vector = vectors[0] if vectors else None
     if candidates and queries:
-        query_vector = np.asarray(vectors[0] if vectors else embedder.embed_query(queries[0]))
-        _fill_cosine(candidates, query_vector, embedder.model_name)
+        started = time.perf_counter()
+        query_vector = query_vector or embedder.embed_query(queries[0])
+        _fill_cosine(candidates, np.asarray(query_vector), embedder.model_name)
+        timings["cosine_ms"] = (time.perf_counter() - started) * 1000
     if mode == "hybrid_rerank" and reranker is not None and candidates:
         started = time.perf_counter()
         _rerank(candidates, queries[0], reranker, top=rerank_top)
         candidates.sort(key=lambda c: (c.rerank is not None, c.rerank or 0.0), reverse=True)
         timings["rerank_ms"] = (time.perf_counter() - started) * 1000
-    return RetrievalResult(candidates=candidates, timings_ms=timings, mode=mode)
+    return RetrievalResult(
+        candidates=candidates, timings_ms=timings, mode=mode, query_vector=query_vector
+    )
+
+
+_POOL_LOCK = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+
+
+def _search_pool() -> ThreadPoolExecutor:
+    """Threads that only wait on the vector store (network I/O): shared, never touch the DB."""
+    global _pool
+    with _POOL_LOCK:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="search")
+        return _pool
 
 
 def _rerank(candidates: list[Candidate], query: str, reranker: Reranker, *, top: int) -> None:

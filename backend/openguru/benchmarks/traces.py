@@ -25,8 +25,16 @@ def trace_summary(questions: list[Question]) -> dict[str, Any]:
         "sequential_llm_calls_seen": {str(k): v for k, v in sorted(calls.items(), key=str)},
         "understanding_ready_share": _share(q.trace.get("understanding_ready") for q in questions),
         "server_search_ms_p50": _median(t.get("search_ms") for t in timings),
+        "server_stage_ms_p50": {
+            stage: _median(t.get(stage) for t in timings) for stage in _stages(timings)
+        },
         "server_answer_ms_p50": _median(q.latency_ms for q in questions),
     }
+
+
+def _stages(timings: list[dict[str, float]]) -> list[str]:
+    """Every stage any answer recorded, in the order the first answers recorded them."""
+    return list(dict.fromkeys(stage for t in timings for stage in t))
 
 
 def _median(values: Iterable[float | None]) -> float | None:
