@@ -26,7 +26,7 @@ STORE_CASES = [pytest.param("milvus_store", id="milvus")]
 
 @pytest.fixture(scope="module")
 def milvus_store(milvus_server: str) -> Iterator[MilvusVectorStore]:
-    store = MilvusVectorStore(uri=milvus_server)
+    store = MilvusVectorStore(uri=milvus_server, bm25_analyzer="english")
     yield store
     store.close()
 
@@ -333,6 +333,18 @@ class TestSearch:
         assert hits[0].id == "c"
         assert all(hit.score > 0 for hit in hits)
 
+    def test_bm25_matches_another_form_of_a_word(self, store: VectorStore, collection: str) -> None:
+        # The store is configured with English stemming: "runs" and "running" share a stem.
+        store.upsert(
+            collection,
+            [
+                _chunk("run", text="running quickly", vector=_axis(0)),
+                _chunk("other", text="walking slowly", vector=_axis(1)),
+            ],
+        )
+
+        assert [hit.id for hit in store.search_bm25(collection, "runs", limit=5)] == ["run"]
+
     def test_bm25_without_matching_words_finds_nothing(
         self, store: VectorStore, collection: str
     ) -> None:
@@ -457,6 +469,49 @@ def test_milvus_rejects_a_collection_of_another_dimension(
         milvus_store.drop_collection(name)
 
     assert caught.value.code == ErrorCode.CONFLICT
+
+
+@pytest.mark.parametrize(("analyzer", "expected"), [("english", ["run"]), ("standard", [])])
+def test_milvus_bm25_analyzer_decides_whether_word_forms_match(
+    milvus_server: str, analyzer: str, expected: list[str]
+) -> None:
+    store = MilvusVectorStore(uri=milvus_server, bm25_analyzer=analyzer)
+    name = _unique_name()
+    store.create_collection(name, dimension=DIM)
+    try:
+        store.upsert(name, [_chunk("run", text="running quickly")])
+
+        assert [hit.id for hit in store.search_bm25(name, "runs", limit=5)] == expected
+        assert [hit.id for hit in store.search_bm25(name, "running", limit=5)] == ["run"]
+    finally:
+        store.drop_collection(name)
+        store.close()
+
+
+def test_milvus_collection_keeps_the_analyzer_it_was_created_with(milvus_server: str) -> None:
+    standard = MilvusVectorStore(uri=milvus_server, bm25_analyzer="standard")
+    english = MilvusVectorStore(uri=milvus_server, bm25_analyzer="english")
+    old, new = _unique_name(), _unique_name()
+    standard.create_collection(old, dimension=DIM)
+    try:
+        standard.upsert(old, [_chunk("run", text="running quickly")])
+
+        english.create_collection(old, dimension=DIM)  # opens the existing one as it is
+        assert english.search_bm25(old, "runs", limit=5) == []
+
+        english.rename_collection(old, new)  # Milvus Lite copies: the copy keeps the analyzer
+        assert english.search_bm25(new, "runs", limit=5) == []
+        assert [hit.id for hit in english.search_bm25(new, "running", limit=5)] == ["run"]
+    finally:
+        for name in (old, new):
+            english.drop_collection(name)
+        standard.close()
+        english.close()
+
+
+def test_milvus_rejects_an_unknown_analyzer(milvus_server: str) -> None:
+    with pytest.raises(ValueError, match="english"):
+        MilvusVectorStore(uri=milvus_server, bm25_analyzer="klingon")
 
 
 def test_milvus_rejects_a_type_longer_than_its_field(

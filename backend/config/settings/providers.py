@@ -37,3 +37,4 @@ MILVUS_URI = env.str("MILVUS_URI", default="http://127.0.0.1:19530")
 MILVUS_TOKEN = env.str("MILVUS_TOKEN", default="")
 MILVUS_LITE_DATA = env.path("MILVUS_LITE_DATA", default=str(DATA_DIR / "milvus" / "openguru.db"))
 MILVUS_COLLECTION_PREFIX = env.str("MILVUS_COLLECTION_PREFIX", default="guru_")
+MILVUS_BM25_ANALYZER = env.str("MILVUS_BM25_ANALYZER", default="english")  # english | standard

@@ -60,6 +60,7 @@ def index_fingerprint(
     doc_ids: Sequence[str] | None,
     chunking: ChunkSettings,
     embedder_model: str,
+    bm25_analyzer: str,
 ) -> str:
     """`doc_ids` is None when the whole corpus is indexed."""
     subset = None if doc_ids is None else hashlib.sha256("\n".join(doc_ids).encode()).hexdigest()
@@ -69,6 +70,7 @@ def index_fingerprint(
         "subset": subset,
         "chunking": asdict(chunking),
         "model": embedder_model,
+        "bm25_analyzer": bm25_analyzer,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 

@@ -115,6 +115,7 @@ def evaluate_dataset(
         doc_ids=subset_ids,
         chunking=options.chunking,
         embedder_model=providers.embedder.model_name,
+        bm25_analyzer=settings.MILVUS_BM25_ANALYZER,
     )
     index = eval_index_build(
         dataset_name=dataset.name,
@@ -272,6 +273,7 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
         "embedder_model": result.runner.embedder.model_name,
         "chunk_limit": result.runner.chunk_limit,
         "hybrid_bm25_weight": settings.RETRIEVAL_BM25_WEIGHT,
+        "bm25_analyzer": settings.MILVUS_BM25_ANALYZER,
         "documents": index.documents,
         "chunks": index.chunks,
         "limit_queries": options.limit_queries,

@@ -9,4 +9,8 @@ from openguru.providers.vectorstore.base import VectorStore
 def get_vector_store() -> VectorStore:
     from openguru.providers.vectorstore.milvus import MilvusVectorStore
 
-    return MilvusVectorStore(uri=settings.MILVUS_URI, token=settings.MILVUS_TOKEN or None)
+    return MilvusVectorStore(
+        uri=settings.MILVUS_URI,
+        token=settings.MILVUS_TOKEN or None,
+        bm25_analyzer=settings.MILVUS_BM25_ANALYZER,
+    )

@@ -34,7 +34,13 @@ from openguru.providers.vectorstore.milvus_rows import (
     search_hit,
     upsert_batches,
 )
-from openguru.providers.vectorstore.milvus_schema import collection_schema, index_params
+from openguru.providers.vectorstore.milvus_schema import (
+    DEFAULT_BM25_ANALYZER,
+    bm25_analyzer_params,
+    collection_schema,
+    index_params,
+    text_analyzer_params,
+)
 
 # Milvus caps topK and offset + limit of a query at 16384.
 _MAX_TOP_K = 16_384
@@ -61,9 +67,18 @@ _COPIED_FIELDS = ["vector", *_OUTPUT_FIELDS]  # all but the BM25 output, which M
 
 
 class MilvusVectorStore:
-    def __init__(self, *, uri: str, token: str | None = None, timeout_seconds: int = 30) -> None:
+    def __init__(
+        self,
+        *,
+        uri: str,
+        token: str | None = None,
+        timeout_seconds: int = 30,
+        bm25_analyzer: str = DEFAULT_BM25_ANALYZER,
+    ) -> None:
         self._uri = uri
         self._token = token or ""
+        # For collections created from now on; each existing one keeps its own.
+        self._analyzer_params = bm25_analyzer_params(bm25_analyzer)
         # pymilvus bounds its retry loop only by an *int* timeout; without one it retries an
         # unreachable server 75 times (about 3.5 minutes) before giving up.
         self._timeout = max(1, int(timeout_seconds))
@@ -111,6 +126,11 @@ class MilvusVectorStore:
             return bool(self._client.has_collection(name, timeout=self._timeout))
 
     def create_collection(self, name: str, *, dimension: int) -> None:
+        self._create_collection(name, dimension=dimension, analyzer_params=self._analyzer_params)
+
+    def _create_collection(
+        self, name: str, *, dimension: int, analyzer_params: dict[str, Any] | None
+    ) -> None:
         if self.has_collection(name):
             self._check_dimension(name, dimension)
             with translated_errors("load a collection"):
@@ -120,7 +140,7 @@ class MilvusVectorStore:
         with translated_errors("create a collection"):
             client.create_collection(
                 name,
-                schema=collection_schema(client, dimension),
+                schema=collection_schema(client, dimension, analyzer_params=analyzer_params),
                 consistency_level=_STRONG,
                 timeout=self._timeout,
             )
@@ -157,7 +177,13 @@ class MilvusVectorStore:
         return True
 
     def _copy_collection(self, old: str, new: str) -> None:
-        self.create_collection(new, dimension=self._dimension(old))
+        # The copy keeps the old collection's analyzer: BM25 terms are recomputed on insert.
+        description = self._describe(old)
+        self._create_collection(
+            new,
+            dimension=_vector_dimension(description),
+            analyzer_params=text_analyzer_params(description),
+        )
         try:
             for page in self._pages(old, expr="", fields=_COPIED_FIELDS, size=_COPY_PAGE):
                 for batch in upsert_batches(page):
@@ -167,14 +193,12 @@ class MilvusVectorStore:
             self.drop_collection(new)
             raise
 
-    def _dimension(self, name: str) -> int:
+    def _describe(self, name: str) -> dict[str, Any]:
         with translated_errors("describe a collection"):
-            description = self._client.describe_collection(name, timeout=self._timeout)
-        vector_field = next(f for f in description["fields"] if f["name"] == "vector")
-        return int(vector_field["params"]["dim"])
+            return dict(self._client.describe_collection(name, timeout=self._timeout))
 
     def _check_dimension(self, name: str, dimension: int) -> None:
-        existing = self._dimension(name)
+        existing = _vector_dimension(self._describe(name))
         if existing != dimension:
             msg = f"Collection '{name}' holds {existing}-d vectors, not {dimension}-d."
             raise DomainError(ErrorCode.CONFLICT, msg)
@@ -356,6 +380,11 @@ class MilvusVectorStore:
             )
             return [search_hit(raw) for raw in results[0]]
         return []
+
+
+def _vector_dimension(description: dict[str, Any]) -> int:
+    vector_field = next(f for f in description["fields"] if f["name"] == "vector")
+    return int(vector_field["params"]["dim"])
 
 
 def _slices(values: list[str], size: int) -> Iterator[list[str]]:
