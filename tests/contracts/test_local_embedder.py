@@ -12,8 +12,10 @@ from openguru.providers.embeddings.local import (
     resolve_precision,
 )
 
+# Lengths vary a lot and not in order, so batching by length must put every vector back.
 TEXTS = [
-    f"Paragraph {n}: how to configure feature {n % 7} of the crawler, step {n}." for n in range(70)
+    f"Paragraph {n}: how to configure feature {n % 7} of the crawler. " * (1 + (n * 7) % 5)
+    for n in range(70)
 ]
 
 

@@ -18,7 +18,9 @@ from openguru.sources.chunking import Chunk, chunk_documents, default_chunk_size
 from openguru.sources.embedding_cache import embeddings_get_or_compute
 from openguru.sources.loaders.base import Document, Loader, LoadProgress, LoadRequest
 
-BATCH_SIZE = 64
+# Chunks embedded and written together. Large enough for the embedder to group texts of similar
+# length (padding waste ~5% at 256 vs ~20% at 64 on docs sites); small enough for frequent progress.
+BATCH_SIZE = 256
 PROGRESS_EVERY_SECONDS = 1.0
 
 
