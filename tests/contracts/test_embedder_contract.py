@@ -31,6 +31,7 @@ class EmbedderCase:
 
 EMBEDDER_CASES = [
     pytest.param(EmbedderCase("local_embedder"), id="local"),
+    pytest.param(EmbedderCase("local_onnx_embedder"), id="local-onnx-queries"),
     pytest.param(EmbedderCase("tei_embedder"), id="tei"),
     pytest.param(EmbedderCase("fake_embedder"), id="fake"),
     pytest.param(EmbedderCase("openai_embedder"), id="openai"),
@@ -69,6 +70,15 @@ def _numbered_texts(count: int) -> list[str]:
 @pytest.fixture(scope="session")
 def local_embedder() -> SentenceTransformerEmbedder:
     return SentenceTransformerEmbedder()
+
+
+@pytest.fixture(scope="session")
+def local_onnx_embedder(tmp_path_factory: pytest.TempPathFactory) -> SentenceTransformerEmbedder:
+    embedder = SentenceTransformerEmbedder(
+        query_backend="onnx", onnx_cache_dir=tmp_path_factory.mktemp("onnx")
+    )
+    assert embedder.query_backend == "onnx"  # exported, not fallen back to torch
+    return embedder
 
 
 @pytest.fixture(scope="module")

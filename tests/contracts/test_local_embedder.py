@@ -57,3 +57,38 @@ def test_auto_precision_follows_the_cpu_flags(tmp_path: Path) -> None:
     assert cpu_has_native_bf16(with_bf16)
     assert not cpu_has_native_bf16(without)
     assert not cpu_has_native_bf16(tmp_path / "missing")
+
+
+def test_onnx_questions_match_torch_and_the_export_is_reused(serial_float32, tmp_path) -> None:
+    first = SentenceTransformerEmbedder(query_backend="onnx", onnx_cache_dir=tmp_path)
+    question = "How do I configure the crawler's allowed domains?"
+    vector = np.asarray(first.embed_query(question))
+    expected = np.asarray(serial_float32.embed_query(question))
+    assert first.query_backend == "onnx"
+    assert float(vector @ expected) > 0.99999
+    (graph,) = tmp_path.glob("*.onnx")
+    exported_at = graph.stat().st_mtime_ns
+    second = SentenceTransformerEmbedder(query_backend="onnx", onnx_cache_dir=tmp_path)
+    np.testing.assert_allclose(second.embed_query(question), vector, atol=1e-6)
+    assert graph.stat().st_mtime_ns == exported_at  # loaded, not exported again
+
+
+def test_questions_fall_back_to_torch_when_the_export_cannot_be_written(
+    serial_float32, tmp_path
+) -> None:
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("a file where the model cache should be")
+    embedder = SentenceTransformerEmbedder(
+        precision="float32", query_backend="onnx", onnx_cache_dir=blocked
+    )
+    question = "What does the trust gate do?"
+    assert embedder.query_backend == "torch"
+    np.testing.assert_allclose(
+        embedder.embed_query(question), serial_float32.embed_query(question), atol=1e-5
+    )
+
+
+def test_an_unknown_query_backend_is_a_configuration_error() -> None:
+    with pytest.raises(DomainError) as caught:
+        SentenceTransformerEmbedder(query_backend="tensorrt")
+    assert "EMBEDDING_LOCAL_QUERY_BACKEND" in caught.value.msg

@@ -26,6 +26,9 @@ EMBEDDING_BATCH_SIZE = env.int("EMBEDDING_BATCH_SIZE", default=32)
 # model encoding side by side, one torch thread each (0: one per core, at most 4).
 EMBEDDING_LOCAL_PRECISION = env.str("EMBEDDING_LOCAL_PRECISION", default="auto")
 EMBEDDING_LOCAL_WORKERS = env.int("EMBEDDING_LOCAL_WORKERS", default=0)
+# Questions through ONNX Runtime (exported once from the local weights into DATA_DIR/models):
+# ~2.5x faster than torch for one short text. "torch" keeps them on the passage path.
+EMBEDDING_LOCAL_QUERY_BACKEND = env.str("EMBEDDING_LOCAL_QUERY_BACKEND", default="onnx")
 
 # --- Reranker (optional)
 RERANK_API_URL = env.str("RERANK_API_URL", default="")

@@ -16,6 +16,8 @@ def build_embedder(provider: str, model: str) -> Embedder:
             batch_size=settings.EMBEDDING_BATCH_SIZE,
             precision=settings.EMBEDDING_LOCAL_PRECISION,
             workers=settings.EMBEDDING_LOCAL_WORKERS,
+            query_backend=settings.EMBEDDING_LOCAL_QUERY_BACKEND,
+            onnx_cache_dir=settings.DATA_DIR / "models",
         )
     if provider == "openai":
         from openguru.providers.embeddings.openai import OpenAIEmbedder

@@ -9,6 +9,7 @@ with native bfloat16 instructions the weights run in bfloat16: ~1.3x faster, cos
 the float32 vectors, so caches and indexes stay interchangeable.
 """
 
+import json
 import os
 import queue
 import threading
@@ -21,12 +22,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.providers.embeddings.onnx_query import OnnxQueryEncoder, load_query_encoder
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
 BUNDLED_MODEL_NAMES = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
 PRECISIONS = ("auto", "float32", "bfloat16")
+QUERY_BACKENDS = ("onnx", "torch")
 MAX_AUTO_WORKERS = 4
 _NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 
@@ -80,6 +83,8 @@ class SentenceTransformerEmbedder:
         model_path: str | Path | None = None,
         precision: str = "auto",
         workers: int = 0,
+        query_backend: str = "torch",
+        onnx_cache_dir: str | Path | None = None,
     ) -> None:
         self._model_name = model_name
         self._batch_size = batch_size
@@ -92,6 +97,17 @@ class SentenceTransformerEmbedder:
             )
         self.precision = resolve_precision(precision)
         self.workers = resolve_workers(workers)
+        if query_backend not in QUERY_BACKENDS:
+            raise DomainError(
+                ErrorCode.NOT_CONFIGURED,
+                f"EMBEDDING_LOCAL_QUERY_BACKEND must be one of {', '.join(QUERY_BACKENDS)}, "
+                f"not {query_backend!r}.",
+            )
+        if query_backend == "onnx" and onnx_cache_dir is None:
+            raise DomainError(ErrorCode.NOT_CONFIGURED, "The ONNX query backend needs a cache dir.")
+        self._onnx_cache_dir = Path(onnx_cache_dir) if onnx_cache_dir else None
+        self._query_encoder: OnnxQueryEncoder | None = None
+        self._query_encoder_tried = query_backend != "onnx"
         self._load_lock = threading.Lock()
         # Each replica is used by one thread at a time: a fast tokenizer whose padding settings
         # change while another thread uses it fails with "Already borrowed".
@@ -146,7 +162,37 @@ class SentenceTransformerEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         # MiniLM is symmetric: questions and passages share one embedding space, no prefixes.
+        encoder = self._onnx_encoder()
+        if encoder is not None:
+            return [float(value) for value in encoder.encode([text])[0]]
         return self._encode([text])[0]
+
+    @property
+    def query_backend(self) -> str:
+        """What questions actually go through: "onnx", or "torch" (configured or fallen back)."""
+        return "onnx" if self._onnx_encoder() is not None else "torch"
+
+    def _onnx_encoder(self) -> OnnxQueryEncoder | None:
+        if not self._query_encoder_tried:
+            with self._load_lock:
+                if not self._query_encoder_tried:
+                    assert self._onnx_cache_dir is not None
+                    self._query_encoder = load_query_encoder(
+                        model_dir=self._path,
+                        cache_dir=self._onnx_cache_dir,
+                        max_tokens=self._window(),
+                    )
+                    self._query_encoder_tried = True
+        return self._query_encoder
+
+    def _window(self) -> int:
+        """The model's input window, read without loading torch weights when a config says it."""
+        config = self._path / "sentence_bert_config.json"
+        if config.is_file():
+            length = json.loads(config.read_text()).get("max_seq_length")
+            if isinstance(length, int) and length > 0:
+                return length
+        return self.max_input_tokens
 
     def _encode(self, texts: list[str]) -> list[list[float]]:
         with self._replica() as model:
