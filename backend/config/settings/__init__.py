@@ -72,6 +72,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL;",
         "transaction_mode": "IMMEDIATE",
     }
+    # Each thread keeps its connection: opening one costs more than most queries here, and an
+    # answer's steps run in several threads.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
 else:
     # A per-process connection pool (psycopg_pool): answers hop between threads, and each hop
     # would otherwise open a new PostgreSQL connection (a backend process) and close it again.

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections
 
 from openguru.answers import events
 from openguru.answers.context import build_contexts, references_for
@@ -237,15 +237,15 @@ class _Clock:
 
 
 async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
-    """Run blocking work (embedding, search, ORM) in a worker thread. The thread's database
-    connection is closed afterwards, as Django does at the end of a request, so pool threads
-    never keep connections open."""
+    """Run blocking work (embedding, search, ORM) in a worker thread, then treat the thread's
+    database connection as Django does at the end of a request: kept within CONN_MAX_AGE
+    (SQLite), handed back to the pool (PostgreSQL), closed otherwise."""
 
     def call() -> T:
         try:
             return fn(*args)
         finally:
-            connections.close_all()
+            close_old_connections()
 
     return await asyncio.to_thread(call)
 
