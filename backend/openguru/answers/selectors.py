@@ -1,5 +1,5 @@
 import numpy as np
-from django.db.models import QuerySet
+from django.db.models import Case, Q, QuerySet, When
 from django.utils.text import slugify
 
 from openguru.answers.models import Binge, Question
@@ -24,11 +24,15 @@ def _answered(guru: Guru) -> QuerySet[Question]:
 
 
 def question_find_same(*, guru: Guru, text: str) -> Question | None:
-    """An earlier answer to this exact question (same slug or same words): two indexed lookups."""
-    answered = _answered(guru)
+    """An earlier answer to this exact question (same slug, else same words), in one query:
+    it runs before every answer."""
+    slug = question_slug_for(text)
     return (
-        answered.filter(slug=question_slug_for(text)).first()
-        or answered.filter(user_question__iexact=text.strip()).first()
+        _answered(guru)
+        .filter(Q(slug=slug) | Q(user_question__iexact=text.strip()))
+        .annotate(same_slug=Case(When(slug=slug, then=1), default=0))
+        .order_by("-same_slug", "-created_at")
+        .first()
     )
 
 
