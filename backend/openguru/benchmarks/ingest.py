@@ -14,8 +14,9 @@ from openguru.benchmarks.stats import per_second, ratio
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.sources.chunking import default_chunk_size
+from openguru.sources.indexing import BATCH_SIZE as INDEX_BATCH_SIZE
 
-RAW_BATCH = 32
+RAW_BATCH = INDEX_BATCH_SIZE
 
 
 def run_ingest(
@@ -66,7 +67,8 @@ def run_ingest(
 
 
 def raw_embedding_rate(embedder: Embedder, texts: Sequence[str]) -> float | None:
-    """Chunks/s of `embed_documents` alone, in batches of 32 (the pipeline's embedding size)."""
+    """Chunks/s of `embed_documents` alone, called as the pipeline calls it (the indexer's
+    batch size), so the embedder's own batching and replicas count on both sides."""
     if not texts:
         return None
     embedder.embed_documents(list(texts[:RAW_BATCH]))  # warm: first calls allocate
