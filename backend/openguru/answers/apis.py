@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
-from asgiref.sync import sync_to_async
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -26,6 +25,7 @@ from openguru.answers.models import Binge, Question
 from openguru.answers.ratelimit import ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
 
 MAX_QUESTION_CHARS = 2000
@@ -77,7 +77,7 @@ def _build_request(slug: str, data: dict[str, Any], source: str, received_at: fl
 async def _prepare(request: HttpRequest, slug: str, source: str) -> AskRequest:
     received_at = time.perf_counter()
     ask_rate_limit_check(ip=client_ip(request))
-    return await sync_to_async(_build_request)(slug, _parse(request), source, received_at)
+    return await run_blocking(_build_request, slug, _parse(request), source, received_at)
 
 
 def _error(exc: DomainError) -> JsonResponse:

@@ -11,11 +11,10 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
 
 from openguru.answers import events
 from openguru.answers.context import build_contexts, references_for
@@ -41,6 +40,7 @@ from openguru.answers.services import AnswerRecord, out_of_context_record, quest
 from openguru.answers.trace import trace_for
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import PlatformSettings
+from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.base import LLM
@@ -49,8 +49,6 @@ from openguru.providers.rerank.factory import get_reranker
 from openguru.providers.vectorstore.factory import get_vector_store
 
 logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 REFUSAL = (
     "I don't know. The sources this Guru has read don't cover that question, so I won't guess. "
@@ -236,20 +234,6 @@ class _Clock:
         self.laps[name] = (time.perf_counter() - self.started) * 1000
 
 
-async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
-    """Run blocking work (embedding, search, ORM) in a worker thread, then treat the thread's
-    database connection as Django does at the end of a request: kept within CONN_MAX_AGE
-    (SQLite), handed back to the pool (PostgreSQL), closed otherwise."""
-
-    def call() -> T:
-        try:
-            return fn(*args)
-        finally:
-            close_old_connections()
-
-    return await asyncio.to_thread(call)
-
-
 def _check_index_model(guru: Guru) -> None:
     model = get_embedder().model_name
     if guru.embedding_model != model:
@@ -273,7 +257,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     guru, llm = request.guru, get_llm()
     fast = (request.mode or settings.ANSWER_MODE) == "fast"
     _check_index_model(guru)
-    prepared = await _off_loop(_prepare, request)
+    prepared = await run_blocking(_prepare, request)
     clock.lap("prepare_ms")
     if prepared.reusable:
         assert prepared.existing is not None
@@ -289,7 +273,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     )
     # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
     variants = [request.question] + ([f"{history[-1][0]} {request.question}"] if history else [])
-    searched = await _off_loop(_search, request, prepared, variants)
+    searched = await run_blocking(_search, request, prepared, variants)
     clock.lap("retrieve_ms")
     retrieval, vector = searched.retrieval, searched.vector
     if searched.similar is not None and not searched.similar.stale:
@@ -320,12 +304,15 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         trace["sequential_llm_calls"] = sequential_calls
         trace["refused_because"] = "not_valid" if not understanding.valid else "low_relevance"
         understanding_task.cancel()
-        await sync_to_async(out_of_context_record)(
-            guru=guru,
-            user_question=request.question,
-            source=request.source,
-            best_score=decision.best,
-            trace=trace,
+        await run_blocking(
+            partial(
+                out_of_context_record,
+                guru=guru,
+                user_question=request.question,
+                source=request.source,
+                best_score=decision.best,
+                trace=trace,
+            )
         )
         yield events.meta(slug=None, references=[], trust_score=0.0, refused=True)
         yield events.delta(REFUSAL)
@@ -388,8 +375,15 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         trace=trace,
         vector=vector,
     )
-    question = await sync_to_async(question_save)(
-        guru=guru, record=record, binge=request.binge, parent=request.parent, existing=existing
+    question = await run_blocking(
+        partial(
+            question_save,
+            guru=guru,
+            record=record,
+            binge=request.binge,
+            parent=request.parent,
+            existing=existing,
+        )
     )
     yield events.done(**_question_payload(question))
 
