@@ -67,6 +67,7 @@ def test_onnx_questions_match_torch_and_the_export_is_reused(serial_float32, tmp
     assert first.query_backend == "onnx"
     assert float(vector @ expected) > 0.99999
     (graph,) = tmp_path.glob("*.onnx")
+    assert graph.stat().st_mode & 0o777 == 0o644  # readable by the other processes' users
     exported_at = graph.stat().st_mtime_ns
     second = SentenceTransformerEmbedder(query_backend="onnx", onnx_cache_dir=tmp_path)
     np.testing.assert_allclose(second.embed_query(question), vector, atol=1e-6)

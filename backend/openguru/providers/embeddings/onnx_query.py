@@ -74,6 +74,7 @@ def export_transformer(model_dir: Path, target: Path) -> None:
                 do_constant_folding=True,
                 dynamo=False,
             )
+        Path(temporary).chmod(0o644)  # mkstemp's 0600 would hide it from other service users
         Path(temporary).replace(target)
     finally:
         Path(temporary).unlink(missing_ok=True)
