@@ -24,20 +24,18 @@ from openguru.answers.gate import trust_gate
 from openguru.answers.models import Binge, Question
 from openguru.answers.prompts import (
     RELEVANCE_SCHEMA,
-    UNDERSTAND_SCHEMA,
     answer_messages,
     relevance_messages,
-    understand_messages,
 )
 from openguru.answers.retrieval import Candidate, RetrievalResult, retrieve
 from openguru.answers.selectors import (
     binge_history,
     question_find_same,
     question_find_similar,
-    question_slug_for,
 )
 from openguru.answers.services import AnswerRecord, out_of_context_record, question_save
 from openguru.answers.trace import trace_for
+from openguru.answers.understanding import Understanding, understand, understanding_if_ready
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import PlatformSettings
 from openguru.core.threads import run_blocking
@@ -66,40 +64,6 @@ class AskRequest:
     parent: Question | None = None
     mode: str = ""  # "" -> settings.ANSWER_MODE
     received_at: float | None = None  # time.perf_counter() when the channel got the question
-
-
-@dataclass
-class Understanding:
-    valid: bool = True
-    question: str = ""
-    slug: str = ""
-    description: str = ""
-    user_intent: str = ""
-    answer_length: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-async def _understand(llm: LLM | None, request: AskRequest, history: list[str]) -> Understanding:
-    if llm is None:
-        return Understanding(question=request.question, slug=question_slug_for(request.question))
-    messages = understand_messages(guru=request.guru, question=request.question, history=history)
-    try:
-        result = await llm.complete_json(messages, schema=UNDERSTAND_SCHEMA, name="understanding")
-    except DomainError as exc:  # understanding is an optimisation: answer without it
-        logger.warning("question understanding failed: %s", exc)
-        return Understanding(question=request.question, slug=question_slug_for(request.question))
-    data = result.data
-    return Understanding(
-        valid=bool(data.get("valid", True)),
-        question=str(data.get("question") or request.question),
-        slug=question_slug_for(str(data.get("slug") or request.question)),
-        description=str(data.get("description", "")),
-        user_intent=str(data.get("user_intent", "")),
-        answer_length=int(data.get("answer_length") or 0),
-        prompt_tokens=result.usage.prompt_tokens,
-        completion_tokens=result.usage.completion_tokens,
-    )
 
 
 async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -> int:
@@ -244,13 +208,6 @@ def _check_index_model(guru: Guru) -> None:
         )
 
 
-def _ready(task: "asyncio.Task[Understanding]", request: AskRequest) -> Understanding:
-    """The understanding if it already arrived; the answer never waits for it."""
-    if task.done() and not task.cancelled() and task.exception() is None:
-        return task.result()
-    return Understanding(question=request.question, slug=question_slug_for(request.question))
-
-
 async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     clock = _Clock(request.received_at)
     clock.lap("request_ms")  # from the view's first line: parsing, guru lookup, rate limit
@@ -269,7 +226,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     # Understanding (prettified question, SEO fields, validity) overlaps everything else; the
     # answer uses it only if it has already arrived, so it never adds a round trip.
     understanding_task: asyncio.Task[Understanding] = asyncio.create_task(  # noqa: RUF006
-        _understand(llm, request, [q for q, _ in history])
+        understand(llm, guru=guru, question=request.question, history=[q for q, _ in history])
     )
     # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
     variants = [request.question] + ([f"{history[-1][0]} {request.question}"] if history else [])
@@ -288,7 +245,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     if llm is not None and get_reranker() is None and not fast and retrieval.candidates:
         sequential_calls += await _llm_relevance(llm, request.question, retrieval.candidates)
         clock.lap("relevance_ms")
-    understanding = _ready(understanding_task, request)
+    understanding = understanding_if_ready(understanding_task, request.question)
 
     decision = trust_gate(
         retrieval.candidates,

@@ -1,0 +1,63 @@
+"""Question understanding (Gurubase's summary step): one structured-output LLM call that says
+whether the question fits the guru and returns a prettified question, SEO slug, description,
+intent and answer length. The engine runs it alongside retrieval and never waits for it."""
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from openguru.answers.prompts import UNDERSTAND_SCHEMA, understand_messages
+from openguru.answers.selectors import question_slug_for
+from openguru.core.errors import DomainError
+from openguru.gurus.models import Guru
+from openguru.providers.llm.base import LLM
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Understanding:
+    valid: bool = True
+    question: str = ""
+    slug: str = ""
+    description: str = ""
+    user_intent: str = ""
+    answer_length: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def plain_understanding(question: str) -> Understanding:
+    """What is known without the LLM: the user's own words."""
+    return Understanding(question=question, slug=question_slug_for(question))
+
+
+async def understand(
+    llm: LLM | None, *, guru: Guru, question: str, history: list[str]
+) -> Understanding:
+    if llm is None:
+        return plain_understanding(question)
+    messages = understand_messages(guru=guru, question=question, history=history)
+    try:
+        result = await llm.complete_json(messages, schema=UNDERSTAND_SCHEMA, name="understanding")
+    except DomainError as exc:  # understanding is an optimisation: answer without it
+        logger.warning("question understanding failed: %s", exc)
+        return plain_understanding(question)
+    data = result.data
+    return Understanding(
+        valid=bool(data.get("valid", True)),
+        question=str(data.get("question") or question),
+        slug=question_slug_for(str(data.get("slug") or question)),
+        description=str(data.get("description", "")),
+        user_intent=str(data.get("user_intent", "")),
+        answer_length=int(data.get("answer_length") or 0),
+        prompt_tokens=result.usage.prompt_tokens,
+        completion_tokens=result.usage.completion_tokens,
+    )
+
+
+def understanding_if_ready(task: "asyncio.Task[Understanding]", question: str) -> Understanding:
+    """The understanding if it already arrived; the answer never waits for it."""
+    if task.done() and not task.cancelled() and task.exception() is None:
+        return task.result()
+    return plain_understanding(question)
