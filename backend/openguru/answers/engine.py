@@ -131,13 +131,10 @@ async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
 @dataclass
 class _Prepared:
     platform: PlatformSettings
+    use_cache: bool  # earlier answers may be reused: not inside a binge, cache enabled
     existing: Question | None
     history: list[tuple[str, str]]
     timings_ms: dict[str, float]
-
-    @property
-    def use_cache(self) -> bool:
-        return self.platform.answer_cache_enabled
 
     @property
     def reusable(self) -> bool:
@@ -153,7 +150,7 @@ def _prepare(request: AskRequest) -> _Prepared:
     existing = question_find_same(guru=request.guru, text=request.question) if use_cache else None
     history = binge_history(binge=request.binge) if request.binge else []
     clock.lap("cache_lookup_ms")
-    return _Prepared(platform, existing, history, clock.laps)
+    return _Prepared(platform, use_cache, existing, history, clock.laps)
 
 
 @dataclass
@@ -166,7 +163,7 @@ class _Searched:
 def _search(request: AskRequest, prepared: _Prepared, variants: list[str]) -> _Searched:
     """Retrieval, with the near-duplicate lookup overlapping its dense searches."""
     similar: list[Question | None] = [None]
-    look_for_similar = request.binge is None and prepared.use_cache and prepared.existing is None
+    look_for_similar = prepared.use_cache and prepared.existing is None
 
     def find_similar(vector: list[float]) -> None:
         if look_for_similar:

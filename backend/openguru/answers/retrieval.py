@@ -8,7 +8,7 @@ cache, keyed by the same chunk hash the indexer used.
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
@@ -92,16 +92,15 @@ def retrieve(
     reranker: Reranker | None = None,
     where: SearchFilter | None = None,
     rerank_top: int = 30,
-    known_vectors: Mapping[str, list[float]] | None = None,
     bm25_weight: float | None = None,
     while_searching: Callable[[list[float]], None] | None = None,
 ) -> RetrievalResult:
     """Ranked candidates for the query variants (the first variant is the user's own words).
 
     BM25 searches start before the query embedding (they don't need it) and dense searches run
-    side by side, so a hybrid search costs about one embedding plus one search. `known_vectors`
-    are embeddings the caller already has, by query text; `while_searching` gets the first
-    query's vector and runs in the calling thread while the dense searches are in flight."""
+    side by side, so a hybrid search costs about one embedding plus one search.
+    `while_searching` gets the first query's vector and runs in the calling thread while the
+    dense searches are in flight."""
     queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
     if bm25_weight is None:
         bm25_weight = settings.RETRIEVAL_BM25_WEIGHT
@@ -112,8 +111,7 @@ def retrieve(
         for query in (queries if mode != "dense" else [])
     ]
     started = time.perf_counter()
-    known = dict(known_vectors or {})
-    vectors = [known.get(q) or embedder.embed_query(q) for q in queries] if mode != "bm25" else []
+    vectors = [embedder.embed_query(q) for q in queries] if mode != "bm25" else []
     timings["embed_ms"] = (time.perf_counter() - started) * 1000
 
     started = time.perf_counter()

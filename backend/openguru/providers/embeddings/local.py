@@ -9,7 +9,6 @@ with native bfloat16 instructions the weights run in bfloat16: ~1.3x faster, cos
 the float32 vectors, so caches and indexes stay interchangeable.
 """
 
-import json
 import os
 import queue
 import threading
@@ -174,25 +173,15 @@ class SentenceTransformerEmbedder:
 
     def _onnx_encoder(self) -> OnnxQueryEncoder | None:
         if not self._query_encoder_tried:
+            window = self.max_input_tokens  # loads the first replica: outside the lock below
             with self._load_lock:
                 if not self._query_encoder_tried:
                     assert self._onnx_cache_dir is not None
                     self._query_encoder = load_query_encoder(
-                        model_dir=self._path,
-                        cache_dir=self._onnx_cache_dir,
-                        max_tokens=self._window(),
+                        model_dir=self._path, cache_dir=self._onnx_cache_dir, max_tokens=window
                     )
                     self._query_encoder_tried = True
         return self._query_encoder
-
-    def _window(self) -> int:
-        """The model's input window, read without loading torch weights when a config says it."""
-        config = self._path / "sentence_bert_config.json"
-        if config.is_file():
-            length = json.loads(config.read_text()).get("max_seq_length")
-            if isinstance(length, int) and length > 0:
-                return length
-        return self.max_input_tokens
 
     def _encode(self, texts: list[str]) -> list[list[float]]:
         with self._replica() as model:
