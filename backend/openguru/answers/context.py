@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openguru.answers.retrieval import Candidate
+from openguru.answers.fusion import Candidate
 
 
 @dataclass

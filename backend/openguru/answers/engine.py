@@ -20,6 +20,7 @@ from openguru.answers import events
 from openguru.answers.context import build_contexts, references_for
 from openguru.answers.events import AnswerEvent
 from openguru.answers.extractive import extractive_answer
+from openguru.answers.fusion import Candidate
 from openguru.answers.gate import trust_gate
 from openguru.answers.models import Binge, Question
 from openguru.answers.prompts import (
@@ -27,7 +28,7 @@ from openguru.answers.prompts import (
     answer_messages,
     relevance_messages,
 )
-from openguru.answers.retrieval import Candidate, RetrievalResult, retrieve
+from openguru.answers.retrieval import RetrievalResult, retrieve
 from openguru.answers.selectors import (
     binge_history,
     question_find_same,

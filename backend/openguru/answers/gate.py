@@ -7,7 +7,7 @@ a strong match does not drag weak neighbours in. trust score = mean relevance of
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openguru.answers.retrieval import Candidate
+from openguru.answers.fusion import Candidate
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Candidate retrieval: dense and BM25 searches in the guru's Milvus collection, fused with
-reciprocal-rank fusion across modes and query variants, optionally reranked.
+"""Candidate retrieval: dense and BM25 searches in the guru's Milvus collection, fused across
+modes and query variants (`answers.fusion`), optionally reranked.
 
 Every candidate also gets its cosine similarity to the query (a calibrated relevance signal for
 the trust gate), including candidates only BM25 found: their vectors come from the embedding
@@ -10,36 +10,19 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from django.conf import settings
 
+from openguru.answers.fusion import Candidate, FusionSettings, RankedList, fuse
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.rerank.base import Reranker
-from openguru.providers.vectorstore.base import SearchFilter, SearchHit, VectorStore
+from openguru.providers.vectorstore.base import SearchFilter, VectorStore
 from openguru.sources.embedding_cache import cached_vectors
 
 Mode = Literal["dense", "bm25", "hybrid", "hybrid_rerank"]
 MODES: tuple[Mode, ...] = ("dense", "bm25", "hybrid", "hybrid_rerank")
-RRF_K = 60
-
-
-@dataclass
-class Candidate:
-    hit: SearchHit
-    fused: float = 0.0  # reciprocal-rank fusion score (ordering only, not calibrated)
-    dense: float | None = None  # cosine similarity to the (first) query, in [-1, 1]
-    rerank: float | None = None  # reranker relevance in [0, 1]
-    found_by: list[str] = field(default_factory=list)
-
-    @property
-    def relevance(self) -> float:
-        """Calibrated relevance in [0, 1]: the reranker's when present, else the cosine."""
-        if self.rerank is not None:
-            return self.rerank
-        return max(0.0, min(1.0, self.dense or 0.0))
 
 
 @dataclass
@@ -48,22 +31,6 @@ class RetrievalResult:
     timings_ms: dict[str, float]
     mode: Mode
     query_vector: list[float] | None = None  # the first query's embedding, when computed
-
-
-def _rrf(
-    ranked_lists: Sequence[tuple[str, Sequence[SearchHit]]], *, bm25_weight: float
-) -> list[Candidate]:
-    """Weighted reciprocal-rank fusion: a BM25 ranking counts `bm25_weight` of a dense one."""
-    by_id: dict[str, Candidate] = {}
-    for label, hits in ranked_lists:
-        weight = bm25_weight if label.startswith("bm25") else 1.0
-        for rank, hit in enumerate(hits):
-            candidate = by_id.setdefault(hit.id, Candidate(hit=hit))
-            candidate.fused += weight / (RRF_K + rank + 1)
-            candidate.found_by.append(label)
-            if label.startswith("dense"):
-                candidate.dense = max(candidate.dense or -1.0, hit.score)
-    return sorted(by_id.values(), key=lambda c: c.fused, reverse=True)
 
 
 def _fill_cosine(candidates: list[Candidate], query_vector: np.ndarray, model: str) -> None:
@@ -92,7 +59,7 @@ def retrieve(
     reranker: Reranker | None = None,
     where: SearchFilter | None = None,
     rerank_top: int = 30,
-    bm25_weight: float | None = None,
+    fusion: FusionSettings | None = None,
     while_searching: Callable[[list[float]], None] | None = None,
 ) -> RetrievalResult:
     """Ranked candidates for the query variants (the first variant is the user's own words).
@@ -102,8 +69,7 @@ def retrieve(
     `while_searching` gets the first query's vector and runs in the calling thread while the
     dense searches are in flight."""
     queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
-    if bm25_weight is None:
-        bm25_weight = settings.RETRIEVAL_BM25_WEIGHT
+    fusion = fusion or FusionSettings.from_settings()
     timings: dict[str, float] = {}
     pool = _search_pool()
     bm25 = [
@@ -121,13 +87,13 @@ def retrieve(
     ]
     if while_searching is not None and vectors:
         while_searching(vectors[0])
-    ranked: list[tuple[str, Sequence[SearchHit]]] = []
+    ranked: list[RankedList] = []
     for i in range(len(queries)):
         if dense:
             ranked.append((f"dense{i}", dense[i].result()))
         if bm25:
             ranked.append((f"bm25{i}", bm25[i].result()))
-    candidates = _rrf(ranked, bm25_weight=bm25_weight)[:limit]
+    candidates = fuse(ranked, fusion)[:limit]
     timings["search_ms"] = (time.perf_counter() - started) * 1000
 
     query_vector = vectors[0] if vectors else None

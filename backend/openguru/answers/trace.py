@@ -2,8 +2,9 @@
 
 from typing import Any
 
+from openguru.answers.fusion import Candidate
 from openguru.answers.gate import GateDecision
-from openguru.answers.retrieval import Candidate, RetrievalResult
+from openguru.answers.retrieval import RetrievalResult
 
 
 def _row(candidate: Candidate) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from openguru.answers.fusion import Candidate
 from openguru.answers.gate import trust_gate
-from openguru.answers.retrieval import Candidate, Mode
+from openguru.answers.retrieval import Mode
 from openguru.core.models import PlatformSettings
 
 THRESHOLD_STEPS = 20  # 0.0, 0.05, ..., 1.0

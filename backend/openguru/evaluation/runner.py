@@ -10,7 +10,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openguru.answers.retrieval import Candidate, Mode, retrieve
+from openguru.answers.fusion import Candidate
+from openguru.answers.retrieval import Mode, retrieve
 from openguru.evaluation.corpus_index import EvalIndex
 from openguru.evaluation.metrics import DEEPEST_CUTOFF
 from openguru.evaluation.refusal import GateSettings, Refusals, refusals

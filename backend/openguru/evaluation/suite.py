@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 
+from openguru.answers.fusion import FusionSettings
 from openguru.answers.retrieval import Mode
 from openguru.evaluation.concurrency import ordered_map
 from openguru.evaluation.corpus_index import (
@@ -272,13 +273,20 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
         "chunk_min_chars": options.chunking.min_chars,
         "embedder_model": result.runner.embedder.model_name,
         "chunk_limit": result.runner.chunk_limit,
-        "hybrid_bm25_weight": settings.RETRIEVAL_BM25_WEIGHT,
+        **_fusion_settings(),
         "bm25_analyzer": settings.MILVUS_BM25_ANALYZER,
         "documents": index.documents,
         "chunks": index.chunks,
         "limit_queries": options.limit_queries,
         "max_docs": options.max_docs,
     }
+
+
+def _fusion_settings() -> dict[str, Any]:
+    fusion = FusionSettings.from_settings()
+    if fusion.method == "rrf":
+        return {"fusion": "rrf", "hybrid_bm25_weight": fusion.bm25_weight}
+    return {"fusion": fusion.method, "hybrid_dense_weight": fusion.dense_weight}
 
 
 class _Progress:
