@@ -6,11 +6,9 @@ cosine) feeds the trust gate; then the answer streams. Default mode: 2 sequentia
 trips before the first token (relevance, answer); "fast" mode: 1 (the answer).
 """
 
-import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
@@ -22,30 +20,25 @@ from openguru.answers.events import AnswerEvent
 from openguru.answers.extractive import extractive_answer
 from openguru.answers.fusion import Candidate
 from openguru.answers.gate import trust_gate
-from openguru.answers.models import Binge, Question
+from openguru.answers.groundwork import AskRequest, Clock, groundwork_gather
+from openguru.answers.models import Question
 from openguru.answers.prompts import (
     RELEVANCE_SCHEMA,
     answer_messages,
     relevance_messages,
 )
-from openguru.answers.retrieval import RetrievalResult, retrieve
-from openguru.answers.selectors import (
-    binge_history,
-    question_find_same,
-    question_find_similar,
-)
 from openguru.answers.services import AnswerRecord, out_of_context_record, question_save
 from openguru.answers.trace import trace_for
-from openguru.answers.understanding import Understanding, understand, understanding_if_ready
+from openguru.answers.understanding import UnderstandingCall
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.core.models import PlatformSettings
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.base import LLM
 from openguru.providers.llm.factory import get_llm
 from openguru.providers.rerank.factory import get_reranker
-from openguru.providers.vectorstore.factory import get_vector_store
+
+__all__ = ["AskRequest", "ask"]  # AskRequest lives with the groundwork; channels import it here
 
 logger = logging.getLogger(__name__)
 
@@ -54,17 +47,6 @@ REFUSAL = (
     "Try rephrasing it, or ask about something in its documentation."
 )
 RELEVANCE_TOP = 8
-
-
-@dataclass(frozen=True)
-class AskRequest:
-    guru: Guru
-    question: str
-    source: str = Question.Source.USER
-    binge: Binge | None = None
-    parent: Question | None = None
-    mode: str = ""  # "" -> settings.ANSWER_MODE
-    received_at: float | None = None  # time.perf_counter() when the channel got the question
 
 
 async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -> int:
@@ -88,35 +70,6 @@ async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -
     return 1
 
 
-def _retrieve(
-    guru: Guru, queries: list[str], while_searching: Callable[[list[float]], None]
-) -> RetrievalResult:
-    reranker = get_reranker()
-    return retrieve(
-        while_searching=while_searching,
-        collection=guru.collection_name,
-        queries=queries,
-        mode="hybrid_rerank" if reranker else "hybrid",
-        limit=settings.RETRIEVAL_CANDIDATES,
-        embedder=get_embedder(),
-        store=get_vector_store(),
-        reranker=reranker,
-    )
-
-
-_SETTINGS_TTL_SECONDS = 5.0
-_settings_cache: tuple[float, PlatformSettings] | None = None
-
-
-def _platform_settings() -> PlatformSettings:
-    """The thresholds row, re-read at most every few seconds: one query less per answer."""
-    global _settings_cache
-    now = time.monotonic()
-    if _settings_cache is None or now - _settings_cache[0] > _SETTINGS_TTL_SECONDS:
-        _settings_cache = (now, PlatformSettings.objects.get_or_create(pk=1)[0])
-    return _settings_cache[1]
-
-
 async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     """Answer a question as a stream of events: meta, delta..., done (or error)."""
     try:
@@ -127,73 +80,6 @@ async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     except Exception:
         logger.exception("answer failed")
         yield events.error("internal_error", "Something went wrong while answering.")
-
-
-@dataclass
-class _Prepared:
-    platform: PlatformSettings
-    use_cache: bool  # earlier answers may be reused: not inside a binge, cache enabled
-    existing: Question | None
-    history: list[tuple[str, str]]
-    timings_ms: dict[str, float]
-
-    @property
-    def reusable(self) -> bool:
-        return self.existing is not None and not self.existing.stale
-
-
-def _prepare(request: AskRequest) -> _Prepared:
-    """Everything before retrieval, in one thread hop: settings, the exact-match answer cache
-    (a repeated question costs no embedding), the binge history."""
-    clock = _Clock()
-    platform = _platform_settings()
-    use_cache = request.binge is None and platform.answer_cache_enabled
-    existing = question_find_same(guru=request.guru, text=request.question) if use_cache else None
-    history = binge_history(binge=request.binge) if request.binge else []
-    clock.lap("cache_lookup_ms")
-    return _Prepared(platform, use_cache, existing, history, clock.laps)
-
-
-@dataclass
-class _Searched:
-    retrieval: RetrievalResult
-    vector: list[float]
-    similar: Question | None  # a near-duplicate earlier answer, when the cache may be used
-
-
-def _search(request: AskRequest, prepared: _Prepared, variants: list[str]) -> _Searched:
-    """Retrieval, with the near-duplicate lookup overlapping its dense searches."""
-    similar: list[Question | None] = [None]
-    look_for_similar = prepared.use_cache and prepared.existing is None
-
-    def find_similar(vector: list[float]) -> None:
-        if look_for_similar:
-            similar[0] = question_find_similar(
-                guru=request.guru,
-                vector=vector,
-                min_similarity=prepared.platform.similar_question_threshold,
-            )
-
-    retrieval = _retrieve(request.guru, variants, find_similar)
-    return _Searched(retrieval, retrieval.query_vector or [], similar[0])
-
-
-class _Clock:
-    """Named laps in milliseconds, for the trace: where an answer's time went."""
-
-    def __init__(self, started: float | None = None) -> None:
-        self.started = time.perf_counter() if started is None else started
-        self._last = self.started
-        self.laps: dict[str, float] = {}
-
-    def lap(self, name: str) -> None:
-        now = time.perf_counter()
-        self.laps[name] = (now - self._last) * 1000
-        self._last = now
-
-    def mark(self, name: str) -> None:
-        """Time since the clock started (e.g. when the first token left)."""
-        self.laps[name] = (time.perf_counter() - self.started) * 1000
 
 
 def _check_index_model(guru: Guru) -> None:
@@ -207,43 +93,41 @@ def _check_index_model(guru: Guru) -> None:
 
 
 async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
-    clock = _Clock(request.received_at)
+    clock = Clock(request.received_at)
     clock.lap("request_ms")  # from the view's first line: parsing, guru lookup, rate limit
     guru, llm = request.guru, get_llm()
     fast = (request.mode or settings.ANSWER_MODE) == "fast"
     _check_index_model(guru)
-    prepared = await run_blocking(_prepare, request)
-    clock.lap("prepare_ms")
-    if prepared.reusable:
-        assert prepared.existing is not None
-        async for event in _replay(prepared.existing):
+    # Understanding (prettified question, SEO fields, validity) is never waited for: the answer
+    # uses it only if it has already arrived. In default mode it starts alongside retrieval, so
+    # it may be back before the answer call; fast mode's answer call follows retrieval within
+    # milliseconds, so there it starts with the first token, off the critical path.
+    understanding_call = UnderstandingCall(llm, guru=guru, question=request.question)
+    on_searching = _ignore if fast else understanding_call.start_soon
+    work = await run_blocking(
+        partial(groundwork_gather, request=request, clock=clock, on_searching=on_searching)
+    )
+    if work.reusable:
+        assert work.existing is not None
+        async for event in _replay(work.existing):
             yield event
         return
-    platform, history = prepared.platform, prepared.history
-
-    # Understanding (prettified question, SEO fields, validity) overlaps everything else; the
-    # answer uses it only if it has already arrived, so it never adds a round trip.
-    understanding_task: asyncio.Task[Understanding] = asyncio.create_task(  # noqa: RUF006
-        understand(llm, guru=guru, question=request.question, history=[q for q, _ in history])
-    )
-    # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
-    variants = [request.question] + ([f"{history[-1][0]} {request.question}"] if history else [])
-    searched = await run_blocking(_search, request, prepared, variants)
-    clock.lap("retrieve_ms")
-    retrieval, vector = searched.retrieval, searched.vector
-    if searched.similar is not None and not searched.similar.stale:
+    assert work.retrieval is not None
+    platform, history, retrieval, vector = work.platform, work.history, work.retrieval, work.vector
+    earlier = [q for q, _ in history]
+    if work.similar is not None and not work.similar.stale:
         # A near-duplicate is only known after the embedding; the understanding call already
         # started is dropped (rare, and far cheaper than an answer).
-        understanding_task.cancel()
-        async for event in _replay(searched.similar):
+        understanding_call.cancel()
+        async for event in _replay(work.similar):
             yield event
         return
-    existing = prepared.existing or searched.similar
+    existing = work.existing or work.similar
     sequential_calls = 0
     if llm is not None and get_reranker() is None and not fast and retrieval.candidates:
         sequential_calls += await _llm_relevance(llm, request.question, retrieval.candidates)
         clock.lap("relevance_ms")
-    understanding = understanding_if_ready(understanding_task, request.question)
+    understanding = understanding_call.if_ready()
 
     decision = trust_gate(
         retrieval.candidates,
@@ -253,12 +137,12 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     )
     trace = trace_for(retrieval, decision, fast=fast, llm=llm is not None)
     timings: dict[str, float] = trace["timings_ms"]
-    trace["understanding_ready"] = understanding_task.done()
+    trace["understanding_ready"] = understanding_call.done
     if not decision.passed or not understanding.valid:
-        timings |= _rounded(prepared.timings_ms | clock.laps)
+        timings |= _rounded(clock.laps)
         trace["sequential_llm_calls"] = sequential_calls
         trace["refused_because"] = "not_valid" if not understanding.valid else "low_relevance"
-        understanding_task.cancel()
+        understanding_call.cancel()
         await run_blocking(
             partial(
                 out_of_context_record,
@@ -299,6 +183,7 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
             if chunk.delta:
                 if not parts:
                     clock.mark("first_token_ms")
+                    understanding_call.start(earlier)
                 parts.append(chunk.delta)
                 yield events.delta(chunk.delta)
             if chunk.model:
@@ -307,8 +192,8 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
                 usage["prompt_tokens"] += chunk.usage.prompt_tokens
                 usage["completion_tokens"] += chunk.usage.completion_tokens
     # Ran alongside the answer: its description, intent and prettified question are saved.
-    final = await understanding_task
-    timings |= _rounded(prepared.timings_ms | clock.laps)
+    final = await understanding_call.result(earlier)
+    timings |= _rounded(clock.laps)
     trace["sequential_llm_calls"] = sequential_calls
     record = AnswerRecord(
         slug=slug,
@@ -341,6 +226,10 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
         )
     )
     yield events.done(**_question_payload(question))
+
+
+def _ignore(_history: list[str]) -> None:
+    return None
 
 
 def _rounded(timings: dict[str, float]) -> dict[str, float]:

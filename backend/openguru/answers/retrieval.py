@@ -61,13 +61,15 @@ def retrieve(
     rerank_top: int = 30,
     fusion: FusionSettings | None = None,
     while_searching: Callable[[list[float]], None] | None = None,
+    on_started: Callable[[], None] | None = None,
 ) -> RetrievalResult:
     """Ranked candidates for the query variants (the first variant is the user's own words).
 
     BM25 searches start before the query embedding (they don't need it) and dense searches run
     side by side, so a hybrid search costs about one embedding plus one search.
     `while_searching` gets the first query's vector and runs in the calling thread while the
-    dense searches are in flight."""
+    dense searches are in flight. `on_started` is called once the BM25 searches are sent, before
+    the query is embedded: work started then overlaps the embedding, not the searches' setup."""
     queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
     fusion = fusion or FusionSettings.from_settings()
     timings: dict[str, float] = {}
@@ -76,6 +78,8 @@ def retrieve(
         pool.submit(store.search_bm25, collection, query, limit=limit, where=where)
         for query in (queries if mode != "dense" else [])
     ]
+    if on_started is not None:
+        on_started()
     started = time.perf_counter()
     vectors = [embedder.embed_query(q) for q in queries] if mode != "bm25" else []
     timings["embed_ms"] = (time.perf_counter() - started) * 1000

@@ -61,3 +61,43 @@ def understanding_if_ready(task: "asyncio.Task[Understanding]", question: str) -
     if task.done() and not task.cancelled() and task.exception() is None:
         return task.result()
     return plain_understanding(question)
+
+
+class UnderstandingCall:
+    """The understanding call of one answer, started on the event loop when the engine (or a
+    worker thread, through `start_soon`) decides; the answer never waits for it."""
+
+    def __init__(self, llm: LLM | None, *, guru: Guru, question: str) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._llm, self._guru, self._question = llm, guru, question
+        self._task: asyncio.Task[Understanding] | None = None
+
+    def start_soon(self, history: list[str]) -> None:
+        """From any thread."""
+        self._loop.call_soon_threadsafe(self.start, history)
+
+    def start(self, history: list[str]) -> None:
+        """On the loop; the call starts once."""
+        if self._task is None:
+            self._task = asyncio.create_task(
+                understand(self._llm, guru=self._guru, question=self._question, history=history)
+            )
+
+    @property
+    def done(self) -> bool:
+        return self._task is not None and self._task.done()
+
+    def if_ready(self) -> Understanding:
+        """The understanding if it already arrived, else the user's own words."""
+        if self._task is None:
+            return plain_understanding(self._question)
+        return understanding_if_ready(self._task, self._question)
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def result(self, history: list[str]) -> Understanding:
+        self.start(history)
+        assert self._task is not None
+        return await self._task

@@ -1,0 +1,127 @@
+"""Everything an answer needs before its first LLM round trip, in one worker-thread hop: the
+platform settings, the exact-match answer cache, the binge history and, when no earlier answer
+can be reused, retrieval with the near-duplicate lookup beside its dense searches."""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from openguru.answers.models import Binge, Question
+from openguru.answers.retrieval import RetrievalResult, retrieve
+from openguru.answers.selectors import binge_history, question_find_same, question_find_similar
+from openguru.core.models import PlatformSettings
+from openguru.gurus.models import Guru
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.rerank.factory import get_reranker
+from openguru.providers.vectorstore.factory import get_vector_store
+
+
+@dataclass(frozen=True)
+class AskRequest:
+    guru: Guru
+    question: str
+    source: str = Question.Source.USER
+    binge: Binge | None = None
+    parent: Question | None = None
+    mode: str = ""  # "" -> settings.ANSWER_MODE
+    received_at: float | None = None  # time.perf_counter() when the channel got the question
+
+
+class Clock:
+    """Named laps in milliseconds, for the trace: where an answer's time went."""
+
+    def __init__(self, started: float | None = None) -> None:
+        self.started = time.perf_counter() if started is None else started
+        self._last = self.started
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = (now - self._last) * 1000
+        self._last = now
+
+    def mark(self, name: str) -> None:
+        """Time since the clock started (e.g. when the first token left)."""
+        self.laps[name] = (time.perf_counter() - self.started) * 1000
+
+
+@dataclass
+class Groundwork:
+    platform: PlatformSettings
+    use_cache: bool  # earlier answers may be reused: not inside a binge, cache enabled
+    existing: Question | None  # the same question answered before (maybe stale)
+    history: list[tuple[str, str]]  # the binge's earlier (question, answer) pairs
+    retrieval: RetrievalResult | None = None  # None when `reusable`: nothing was searched
+    similar: Question | None = None  # a near-duplicate earlier answer, when the cache may be used
+
+    @property
+    def reusable(self) -> bool:
+        return self.existing is not None and not self.existing.stale
+
+    @property
+    def vector(self) -> list[float]:
+        return (self.retrieval.query_vector if self.retrieval else None) or []
+
+
+OnSearching = Callable[[list[str]], None]  # gets the binge's earlier questions
+
+
+def groundwork_gather(
+    *, request: AskRequest, clock: Clock, on_searching: OnSearching
+) -> Groundwork:
+    """Blocking: run it in a worker thread. `on_searching` is called (from that thread) once the
+    searches are under way, never when an earlier answer is reused."""
+    use_cache = request.binge is None and _platform_settings().answer_cache_enabled
+    work = Groundwork(
+        platform=_platform_settings(),
+        use_cache=use_cache,
+        existing=question_find_same(guru=request.guru, text=request.question)
+        if use_cache
+        else None,
+        history=binge_history(binge=request.binge) if request.binge else [],
+    )
+    clock.lap("prepare_ms")
+    if work.reusable:
+        return work
+    earlier = [question for question, _ in work.history]
+    # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
+    variants = [request.question] + ([f"{earlier[-1]} {request.question}"] if earlier else [])
+    look_for_similar = use_cache and work.existing is None
+
+    def find_similar(vector: list[float]) -> None:
+        if look_for_similar:
+            work.similar = question_find_similar(
+                guru=request.guru,
+                vector=vector,
+                min_similarity=work.platform.similar_question_threshold,
+            )
+
+    reranker = get_reranker()
+    work.retrieval = retrieve(
+        collection=request.guru.collection_name,
+        queries=variants,
+        mode="hybrid_rerank" if reranker else "hybrid",
+        limit=settings.RETRIEVAL_CANDIDATES,
+        embedder=get_embedder(),
+        store=get_vector_store(),
+        reranker=reranker,
+        while_searching=find_similar,
+        on_started=lambda: on_searching(earlier),
+    )
+    clock.lap("retrieve_ms")
+    return work
+
+
+_SETTINGS_TTL_SECONDS = 5.0
+_settings_cache: tuple[float, PlatformSettings] | None = None
+
+
+def _platform_settings() -> PlatformSettings:
+    """The thresholds row, re-read at most every few seconds: one query less per answer."""
+    global _settings_cache
+    now = time.monotonic()
+    if _settings_cache is None or now - _settings_cache[0] > _SETTINGS_TTL_SECONDS:
+        _settings_cache = (now, PlatformSettings.objects.get_or_create(pk=1)[0])
+    return _settings_cache[1]
