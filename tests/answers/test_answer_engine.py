@@ -57,6 +57,36 @@ def test_default_mode_takes_two_sequential_round_trips(anon_client, python_guru,
     assert len(stream_calls(llm_server)) == 1
 
 
+def call_names(server) -> list[str]:
+    """The chat calls in the order they reached the server: "answer" or the schema's name."""
+    return [
+        "answer" if r.body.get("stream") else r.body["response_format"]["json_schema"]["name"]
+        for r in server.requests
+        if r.path.endswith("/chat/completions")
+    ]
+
+
+def test_default_mode_starts_understanding_alongside_retrieval(
+    anon_client, python_guru, llm_server
+):
+    ask(anon_client, IN_SCOPE)
+    # Understanding is sent while retrieval runs, so it reaches the LLM before the relevance call.
+    assert call_names(llm_server) == ["understanding", "relevance", "answer"]
+
+
+def test_fast_mode_starts_understanding_with_the_first_token(anon_client, python_guru, llm_server):
+    body = ask(anon_client, IN_SCOPE, mode="fast")
+    assert call_names(llm_server) == ["answer", "understanding"]
+    question = Question.objects.get(slug=body["slug"])
+    assert question.description  # still saved with the answer
+    assert question.trace["understanding_ready"] is False
+
+
+def test_a_refused_fast_question_calls_no_llm_at_all(anon_client, python_guru, llm_server):
+    assert ask(anon_client, OUT_OF_SCOPE, mode="fast")["refused"] is True
+    assert call_names(llm_server) == []
+
+
 def test_the_same_question_twice_costs_one_answer(anon_client, python_guru, llm_server):
     first = ask(anon_client, IN_SCOPE, mode="fast")
     second = ask(anon_client, IN_SCOPE, mode="fast")
