@@ -1,9 +1,11 @@
 """The answer engine: one entry point every channel calls (web UI, REST API, widget, bots).
 
-Flow: question understanding (LLM, structured output) starts alongside retrieval and is never
-waited for; relevance scoring (reranker, else one LLM call in default mode, else calibrated
-cosine) feeds the trust gate; then the answer streams. Default mode: 2 sequential LLM round
-trips before the first token (relevance, answer); "fast" mode: 1 (the answer).
+Flow: the groundwork (answer cache, retrieval) runs in one worker-thread hop; question
+understanding (LLM, structured output) starts alongside retrieval in default mode and with the
+first answer token in fast mode, and is never waited for; relevance scoring (reranker, else one
+LLM call in default mode, else calibrated cosine) feeds the trust gate; then the answer streams.
+Default mode: 2 sequential LLM round trips before the first token (relevance, answer); "fast"
+mode: 1 (the answer).
 """
 
 import logging

@@ -73,9 +73,10 @@ def groundwork_gather(
 ) -> Groundwork:
     """Blocking: run it in a worker thread. `on_searching` is called (from that thread) once the
     searches are under way, never when an earlier answer is reused."""
-    use_cache = request.binge is None and _platform_settings().answer_cache_enabled
+    platform = _platform_settings()
+    use_cache = request.binge is None and platform.answer_cache_enabled
     work = Groundwork(
-        platform=_platform_settings(),
+        platform=platform,
         use_cache=use_cache,
         existing=question_find_same(guru=request.guru, text=request.question)
         if use_cache
