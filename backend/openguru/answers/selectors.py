@@ -1,12 +1,10 @@
+import numpy as np
 from django.db.models import Case, Q, QuerySet, When
 from django.utils.text import slugify
 
 from openguru.answers.models import Binge, Question
-from openguru.answers.question_index import question_index_nearest
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
-
-NEAREST_CANDIDATES = 5  # hits checked against the database: a deleted row doesn't hide the next
 
 
 def question_slug_for(text: str) -> str:
@@ -41,25 +39,23 @@ def question_find_same(*, guru: Guru, text: str) -> Question | None:
 def question_find_similar(
     *, guru: Guru, vector: list[float], min_similarity: float
 ) -> Question | None:
-    """The nearest earlier question whose embedding is at least `min_similarity` alike: one
-    search in the guru's question index, then the best hit whose row still qualifies."""
-    if not vector:
-        return None
+    """The nearest earlier question whose embedding is at least `min_similarity` alike."""
     answered = _answered(guru)
-    nearest = question_index_nearest(
-        guru=guru, answered=answered, vector=vector, limit=NEAREST_CANDIDATES
-    )
-    ids = [question_id for question_id, score in nearest if score >= min_similarity]
-    if not ids:
+    candidates = [
+        (pk, bytes(stored))
+        for pk, stored in answered.exclude(vector=None).values_list("pk", "vector")
+        if stored is not None
+    ]
+    if not candidates:
         return None
-    found = answered.in_bulk(ids)
-    return next((found[question_id] for question_id in ids if question_id in found), None)
-
-
-def question_reusable(*, guru: Guru) -> QuerySet[Question]:
-    """The questions whose answers may be given again (the near-duplicate index is built from
-    them)."""
-    return _answered(guru)
+    matrix = np.vstack([np.frombuffer(v, dtype="<f4") for _, v in candidates])
+    query = np.asarray(vector, dtype="<f4")
+    norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
+    similarities = matrix @ query / np.where(norms == 0, 1.0, norms)
+    best = int(np.argmax(similarities))
+    if similarities[best] >= min_similarity:
+        return answered.filter(pk=candidates[best][0]).first()
+    return None
 
 
 def binge_history(*, binge: Binge, limit: int = 5) -> list[tuple[str, str]]:

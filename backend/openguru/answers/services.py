@@ -1,15 +1,12 @@
 """Writes of the answer engine: questions, refusals, binges."""
 
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import numpy as np
 from django.db import IntegrityError, transaction
 
 from openguru.answers.models import Binge, OutOfContextQuestion, Question
-from openguru.answers.question_index import question_index_add
-from openguru.answers.selectors import question_reusable
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
 
@@ -79,25 +76,11 @@ def question_save(
                 question.cited_sources.set(
                     DataSource.objects.filter(pk__in=record.cited_source_ids)
                 )
-            _index_for_near_duplicates(guru, question)
             return question
         except IntegrityError:  # a concurrent ask took the slug between check and insert
             if attempt == 2:
                 raise
     return question
-
-
-def _index_for_near_duplicates(guru: Guru, question: Question) -> None:
-    if question.binge_id is not None or not question.content:
-        return  # never reused (see question_reusable), so never looked up
-    transaction.on_commit(
-        partial(
-            question_index_add,
-            guru=guru,
-            question=question,
-            answered=question_reusable(guru=guru),
-        )
-    )
 
 
 def out_of_context_record(

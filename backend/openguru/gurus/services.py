@@ -3,8 +3,6 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from openguru.answers.models import Question
-from openguru.answers.question_index import question_index_drop
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
@@ -77,7 +75,6 @@ def guru_delete(*, guru: Guru) -> None:
 
     def _cleanup() -> None:
         get_vector_store().drop_collection(collection)
-        question_index_drop(collection=collection)
         for stored in files:
             stored.delete(save=False)
 
@@ -102,8 +99,5 @@ def guru_reembed(*, guru: Guru) -> int:
     store = get_vector_store()
     store.create_collection(guru.collection_name, dimension=guru.embedding_dimension)
     transaction.on_commit(lambda: store.drop_collection(old_collection))
-    # Saved questions' vectors come from the old model: not comparable with new questions'.
-    Question.objects.filter(guru=guru).update(vector=None)
-    transaction.on_commit(lambda: question_index_drop(collection=old_collection))
     guru.sources.update(fetch_state={})  # nothing is "unchanged" for a new model
     return sources_reindex_guru(guru=guru)
