@@ -1,4 +1,5 @@
 import pytest
+from openguru.answers.models import Question
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.vectorstore.factory import get_vector_store
@@ -49,3 +50,25 @@ def test_changing_the_embedding_model_reindexes_every_source(
         "/api/gurus/w/answer/", {"question": "How do widgets spin?"}, format="json"
     )
     assert answer.status_code == 200, answer.json()
+
+
+def test_questions_saved_under_the_old_model_do_not_break_answers(
+    admin_client, anon_client, other_model
+):
+    admin_client.post("/api/gurus/", {"slug": "w", "name": "W"}, format="json")
+    admin_client.post("/api/gurus/w/sources/", {"type": "text", "content": TEXT}, format="json")
+    first = anon_client.post(
+        "/api/gurus/w/answer/", {"question": "How do widgets spin?"}, format="json"
+    )
+    assert first.status_code == 200, first.json()
+    assert Question.objects.exclude(vector=None).count() == 1  # a vector of the old model
+
+    other_model()
+    assert admin_client.post("/api/gurus/w/reembed/").status_code == 202
+    assert not Question.objects.exclude(vector=None).exists()
+    # A new question is compared with saved ones for near-duplicates: never across models.
+    answer = anon_client.post(
+        "/api/gurus/w/answer/", {"question": "Which way do widgets turn?"}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["refused"] is False or answer.json()["content"]

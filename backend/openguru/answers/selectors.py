@@ -41,10 +41,11 @@ def question_find_similar(
 ) -> Question | None:
     """The nearest earlier question whose embedding is at least `min_similarity` alike."""
     answered = _answered(guru)
+    size = 4 * len(vector)  # float32: a vector of another model's size is not comparable
     candidates = [
         (pk, bytes(stored))
         for pk, stored in answered.exclude(vector=None).values_list("pk", "vector")
-        if stored is not None
+        if stored is not None and len(stored) == size
     ]
     if not candidates:
         return None

@@ -3,6 +3,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from openguru.answers.models import Question
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
@@ -99,5 +100,8 @@ def guru_reembed(*, guru: Guru) -> int:
     store = get_vector_store()
     store.create_collection(guru.collection_name, dimension=guru.embedding_dimension)
     transaction.on_commit(lambda: store.drop_collection(old_collection))
+    # Saved questions' vectors come from the old model: near-duplicate lookups must not compare
+    # new questions with them (a different dimension even made every answer fail).
+    Question.objects.filter(guru=guru).update(vector=None)
     guru.sources.update(fetch_state={})  # nothing is "unchanged" for a new model
     return sources_reindex_guru(guru=guru)
