@@ -70,3 +70,11 @@ def test_a_non_staff_session_may_not(anon_client, django_user_model):
     response = anon_client.post("/api/gurus/", {"slug": "nope", "name": "N"}, format="json")
     assert response.status_code == 403
     assert response.json()["code"] == "permission_denied"
+
+
+def test_every_error_code_maps_to_an_error_status():
+    from openguru.core.errors import DomainError, ErrorCode
+
+    statuses = {code: DomainError(code, "x").http_status for code in ErrorCode}
+    assert statuses[ErrorCode.INTERNAL] == 500  # an answer that failed inside is not a 400
+    assert all(400 <= status < 600 for status in statuses.values())
