@@ -193,3 +193,15 @@ def test_asks_are_rate_limited_per_ip(anon_client, python_guru, settings):
     ]
     assert [c.status_code for c in codes] == [200, 200, 429]
     assert json.loads(codes[2].content)["code"] == "rate_limited"
+
+
+def test_a_guru_with_nothing_indexed_yet_refuses(anon_client, llm_server):
+    from openguru.gurus.services import guru_create
+
+    guru_create(slug="new", name="New", domain_knowledge="Not indexed yet")
+    response = anon_client.post(
+        "/api/gurus/new/answer/", {"question": IN_SCOPE, "mode": "fast"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["refused"] is True
+    assert stream_calls(llm_server) == []

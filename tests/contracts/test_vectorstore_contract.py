@@ -170,6 +170,20 @@ class TestCollections:
         assert store.chunk_hashes(name, source_id=1) == set()
         assert store.delete(name, source_id=1) == 0
 
+    def test_empty_collection_finds_nothing(self, store: VectorStore, collection: str) -> None:
+        # A new guru asked before its first source is indexed: no rows, so no BM25 statistics.
+        assert store.search_dense(collection, _axis(0), limit=5) == []
+        assert store.search_bm25(collection, "zebrafish", limit=5) == []
+        assert store.search_hybrid(collection, _axis(0), "zebrafish", limit=5) == []
+
+    def test_a_collection_emptied_by_deletes_finds_nothing(
+        self, store: VectorStore, collection: str
+    ) -> None:
+        store.upsert(collection, _source_chunks(1, 2))
+        store.delete(collection, source_id=1)
+        assert store.search_bm25(collection, "zebrafish", limit=5) == []
+        assert store.search_hybrid(collection, _axis(0), "zebrafish", limit=5) == []
+
 
 # --- Writes --------------------------------------------------------------------------------------
 

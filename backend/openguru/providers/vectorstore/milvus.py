@@ -11,10 +11,11 @@ import operator
 import os
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import grpc
-from pymilvus import AnnSearchRequest, MilvusClient, RRFRanker
+from pymilvus import MilvusClient, RRFRanker
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.providers.vectorstore.base import ChunkRecord, SearchFilter, SearchHit
@@ -25,6 +26,7 @@ from openguru.providers.vectorstore.milvus_errors import (
 )
 from openguru.providers.vectorstore.milvus_expressions import (
     filter_expression,
+    hybrid_requests,
     ids_after,
     string_list,
 )
@@ -40,6 +42,7 @@ from openguru.providers.vectorstore.milvus_schema import (
     collection_schema,
     index_params,
     text_analyzer_params,
+    vector_dimension,
 )
 
 # Milvus caps topK and offset + limit of a query at 16384.
@@ -181,7 +184,7 @@ class MilvusVectorStore:
         description = self._describe(old)
         self._create_collection(
             new,
-            dimension=_vector_dimension(description),
+            dimension=vector_dimension(description),
             analyzer_params=text_analyzer_params(description),
         )
         try:
@@ -198,7 +201,7 @@ class MilvusVectorStore:
             return dict(self._client.describe_collection(name, timeout=self._timeout))
 
     def _check_dimension(self, name: str, dimension: int) -> None:
-        existing = _vector_dimension(self._describe(name))
+        existing = vector_dimension(self._describe(name))
         if existing != dimension:
             msg = f"Collection '{name}' holds {existing}-d vectors, not {dimension}-d."
             raise DomainError(ErrorCode.CONFLICT, msg)
@@ -304,7 +307,22 @@ class MilvusVectorStore:
     ) -> list[SearchHit]:
         if not text.strip():
             return []
-        return self._search(name, [text], field="sparse", metric="BM25", limit=limit, where=where)
+        with self._nothing_when_empty(name):
+            return self._search(
+                name, [text], field="sparse", metric="BM25", limit=limit, where=where
+            )
+        return []
+
+    @contextmanager
+    def _nothing_when_empty(self, name: str) -> Iterator[None]:
+        """Milvus derives BM25's statistics from the stored rows; with none (a new guru asked
+        before its first source is indexed) the search fails on 0/0 instead of finding nothing.
+        Only a failed search pays for the row count that tells the two apart."""
+        try:
+            yield
+        except DomainError as error:
+            if error.code != ErrorCode.PROVIDER_ERROR or self.count(name) > 0:
+                raise
 
     def _search(
         self,
@@ -348,27 +366,8 @@ class MilvusVectorStore:
             return []
         limit = min(limit, _MAX_TOP_K)
         candidates = min(max(limit * _HYBRID_CANDIDATES_FACTOR, _HYBRID_MIN_CANDIDATES), _MAX_TOP_K)
-        # A filter applies only to the request that carries it, so each one gets it.
-        requests = [
-            AnnSearchRequest(
-                data=[float_list(vector)],
-                anns_field="vector",
-                param={"metric_type": "COSINE"},
-                limit=candidates,
-                expr=expr,
-            )
-        ]
-        if text.strip():  # no words: the dense ranking alone, still scored by RRF
-            requests.append(
-                AnnSearchRequest(
-                    data=[text],
-                    anns_field="sparse",
-                    param={"metric_type": "BM25"},
-                    limit=candidates,
-                    expr=expr,
-                )
-            )
-        with unless_missing(), translated_errors("search"):
+        requests = hybrid_requests(vector, text, candidates=candidates, expr=expr)
+        with unless_missing(), self._nothing_when_empty(name), translated_errors("search"):
             results = self._client.hybrid_search(
                 name,
                 requests,
@@ -380,11 +379,6 @@ class MilvusVectorStore:
             )
             return [search_hit(raw) for raw in results[0]]
         return []
-
-
-def _vector_dimension(description: dict[str, Any]) -> int:
-    vector_field = next(f for f in description["fields"] if f["name"] == "vector")
-    return int(vector_field["params"]["dim"])
 
 
 def _slices(values: list[str], size: int) -> Iterator[list[str]]:

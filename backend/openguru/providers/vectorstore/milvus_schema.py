@@ -51,6 +51,12 @@ def text_analyzer_params(description: dict[str, Any]) -> dict[str, Any] | None:
     return json.loads(params) if isinstance(params, str) else dict(params)
 
 
+def vector_dimension(description: dict[str, Any]) -> int:
+    """The dimension an existing collection was created with (from `describe_collection`)."""
+    vector_field = next(f for f in description["fields"] if f["name"] == "vector")
+    return int(vector_field["params"]["dim"])
+
+
 def collection_schema(
     client: MilvusClient, dimension: int, *, analyzer_params: dict[str, Any] | None = None
 ) -> Any:
