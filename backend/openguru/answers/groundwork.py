@@ -50,7 +50,6 @@ class Clock:
 @dataclass
 class Groundwork:
     platform: PlatformSettings
-    use_cache: bool  # earlier answers may be reused: not inside a binge, cache enabled
     existing: Question | None  # the same question answered before (maybe stale)
     history: list[tuple[str, str]]  # the binge's earlier (question, answer) pairs
     retrieval: RetrievalResult | None = None  # None when `reusable`: nothing was searched
@@ -74,10 +73,9 @@ def groundwork_gather(
     """Blocking: run it in a worker thread. `on_searching` is called (from that thread) once the
     searches are under way, never when an earlier answer is reused."""
     platform = _platform_settings()
-    use_cache = request.binge is None and platform.answer_cache_enabled
+    use_cache = request.binge is None and platform.answer_cache_enabled  # earlier answers may serve
     work = Groundwork(
         platform=platform,
-        use_cache=use_cache,
         existing=question_find_same(guru=request.guru, text=request.question)
         if use_cache
         else None,
