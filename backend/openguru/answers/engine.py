@@ -22,7 +22,7 @@ from openguru.answers.events import AnswerEvent
 from openguru.answers.extractive import extractive_answer
 from openguru.answers.fusion import Candidate
 from openguru.answers.gate import trust_gate
-from openguru.answers.groundwork import AskRequest, Clock, groundwork_gather
+from openguru.answers.groundwork import AskRequest, groundwork_gather
 from openguru.answers.models import Question
 from openguru.answers.prompts import (
     RELEVANCE_SCHEMA,
@@ -30,7 +30,7 @@ from openguru.answers.prompts import (
     relevance_messages,
 )
 from openguru.answers.services import AnswerRecord, out_of_context_record, question_save
-from openguru.answers.trace import trace_for
+from openguru.answers.trace import Clock, trace_for
 from openguru.answers.understanding import UnderstandingCall
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.threads import run_blocking

@@ -11,6 +11,7 @@ from django.conf import settings
 from openguru.answers.models import Binge, Question
 from openguru.answers.retrieval import RetrievalResult, retrieve
 from openguru.answers.selectors import binge_history, question_find_same, question_find_similar
+from openguru.answers.trace import Clock
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
@@ -27,24 +28,6 @@ class AskRequest:
     parent: Question | None = None
     mode: str = ""  # "" -> settings.ANSWER_MODE
     received_at: float | None = None  # time.perf_counter() when the channel got the question
-
-
-class Clock:
-    """Named laps in milliseconds, for the trace: where an answer's time went."""
-
-    def __init__(self, started: float | None = None) -> None:
-        self.started = time.perf_counter() if started is None else started
-        self._last = self.started
-        self.laps: dict[str, float] = {}
-
-    def lap(self, name: str) -> None:
-        now = time.perf_counter()
-        self.laps[name] = (now - self._last) * 1000
-        self._last = now
-
-    def mark(self, name: str) -> None:
-        """Time since the clock started (e.g. when the first token left)."""
-        self.laps[name] = (time.perf_counter() - self.started) * 1000
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """What retrieval saw and why it kept what it kept, stored with the question for debugging."""
 
+import time
 from typing import Any
 
 from openguru.answers.fusion import Candidate
@@ -34,3 +35,21 @@ def trace_for(
         "kept": [_row(c) for c in decision.kept],
         "dropped": [_row(c) for c in decision.dropped[:20]],
     }
+
+
+class Clock:
+    """Named laps in milliseconds, for the trace: where an answer's time went."""
+
+    def __init__(self, started: float | None = None) -> None:
+        self.started = time.perf_counter() if started is None else started
+        self._last = self.started
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = (now - self._last) * 1000
+        self._last = now
+
+    def mark(self, name: str) -> None:
+        """Time since the clock started (e.g. when the first token left)."""
+        self.laps[name] = (time.perf_counter() - self.started) * 1000
