@@ -1,8 +1,10 @@
 """The answer engine end to end: real retrieval in Milvus, the gate, the loopback LLM, the DB."""
 
+import asyncio
 import json
 
 import pytest
+from openguru.answers import engine
 from openguru.answers.models import OutOfContextQuestion, Question
 from openguru.sources.models import DataSource
 
@@ -205,3 +207,21 @@ def test_a_guru_with_nothing_indexed_yet_refuses(anon_client, llm_server):
     assert response.status_code == 200, response.content
     assert response.json()["refused"] is True
     assert stream_calls(llm_server) == []
+
+
+def test_closing_the_stream_cancels_the_understanding_call(python_guru, llm_server):
+    # A client that goes away mid-answer: fast mode has just sent the understanding call
+    # (with the first token); nothing may keep running for a reader that is gone.
+    llm_server.call_ms = 400
+
+    async def first_token_then_close() -> list[asyncio.Task]:
+        stream = engine.ask(engine.AskRequest(guru=python_guru, question=IN_SCOPE, mode="fast"))
+        async for event in stream:
+            if event.name == "delta":
+                break
+        await stream.aclose()
+        await asyncio.sleep(0.05)  # let a cancellation finish
+        return [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+
+    assert asyncio.run(first_token_then_close()) == []
+    assert not Question.objects.exists()

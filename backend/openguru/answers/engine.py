@@ -74,14 +74,23 @@ async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -
 
 async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     """Answer a question as a stream of events: meta, delta..., done (or error)."""
+    understanding_call: UnderstandingCall | None = None
     try:
-        async for event in _ask(request):
+        understanding_call = UnderstandingCall(
+            get_llm(), guru=request.guru, question=request.question
+        )
+        async for event in _ask(request, understanding_call):
             yield event
     except DomainError as exc:
         yield events.error(str(exc.code), exc.msg)
     except Exception:
         logger.exception("answer failed")
         yield events.error("internal_error", "Something went wrong while answering.")
+    finally:
+        # A failed answer or a closed stream (the client went away) must not leave the
+        # understanding call running with nobody to read it.
+        if understanding_call is not None:
+            understanding_call.cancel()
 
 
 def _check_index_model(guru: Guru) -> None:
@@ -94,7 +103,9 @@ def _check_index_model(guru: Guru) -> None:
         )
 
 
-async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
+async def _ask(
+    request: AskRequest, understanding_call: UnderstandingCall
+) -> AsyncIterator[AnswerEvent]:
     clock = Clock(request.received_at)
     clock.lap("request_ms")  # from the view's first line: parsing, guru lookup, rate limit
     guru, llm = request.guru, get_llm()
@@ -104,7 +115,6 @@ async def _ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     # uses it only if it has already arrived. In default mode it starts alongside retrieval, so
     # it may be back before the answer call; fast mode's answer call follows retrieval within
     # milliseconds, so there it starts with the first token, off the critical path.
-    understanding_call = UnderstandingCall(llm, guru=guru, question=request.question)
     on_searching = _ignore if fast else understanding_call.start_soon
     work = await run_blocking(
         partial(groundwork_gather, request=request, clock=clock, on_searching=on_searching)

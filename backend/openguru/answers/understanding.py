@@ -71,14 +71,15 @@ class UnderstandingCall:
         self._loop = asyncio.get_running_loop()
         self._llm, self._guru, self._question = llm, guru, question
         self._task: asyncio.Task[Understanding] | None = None
+        self._cancelled = False
 
     def start_soon(self, history: list[str]) -> None:
         """From any thread."""
         self._loop.call_soon_threadsafe(self.start, history)
 
     def start(self, history: list[str]) -> None:
-        """On the loop; the call starts once."""
-        if self._task is None:
+        """On the loop; the call starts once, and never after `cancel`."""
+        if self._task is None and not self._cancelled:
             self._task = asyncio.create_task(
                 understand(self._llm, guru=self._guru, question=self._question, history=history)
             )
@@ -94,10 +95,13 @@ class UnderstandingCall:
         return understanding_if_ready(self._task, self._question)
 
     def cancel(self) -> None:
+        """Stop the call if it runs (a no-op once it finished) and refuse any later start."""
+        self._cancelled = True
         if self._task is not None:
             self._task.cancel()
 
     async def result(self, history: list[str]) -> Understanding:
         self.start(history)
-        assert self._task is not None
+        if self._task is None:  # cancelled before it started
+            return plain_understanding(self._question)
         return await self._task
