@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from openguru.answers.engine import AskRequest, ask
 from openguru.answers.events import AnswerEvent
+from openguru.answers.groundwork import ANSWER_MODES
 from openguru.answers.models import Binge, Question
 from openguru.answers.ratelimit import ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
@@ -35,7 +36,7 @@ class AskInput(serializers.Serializer):
     question = serializers.CharField(max_length=MAX_QUESTION_CHARS)
     binge_id = serializers.UUIDField(required=False, allow_null=True)
     parent_slug = serializers.SlugField(required=False, allow_blank=True, max_length=200)
-    mode = serializers.ChoiceField(choices=["default", "fast"], required=False)
+    mode = serializers.ChoiceField(choices=ANSWER_MODES, required=False)
 
 
 def _parse(request: HttpRequest) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.rerank.factory import get_reranker
 from openguru.providers.vectorstore.factory import get_vector_store
 
+ANSWER_MODES = ("default", "fast")  # fast: one LLM round trip before the first token
+
 
 @dataclass(frozen=True)
 class AskRequest:

@@ -6,6 +6,8 @@ from django.conf import settings
 
 from openguru.providers.embeddings.base import Embedder
 
+EMBEDDING_PROVIDERS = ("local", "openai", "tei", "fake")
+
 
 def build_embedder(provider: str, model: str) -> Embedder:
     if provider == "local":

@@ -6,6 +6,7 @@ from django.conf import settings
 
 from openguru.providers.llm.base import LLM
 
+LLM_PROVIDERS = ("auto", "openai", "gemini", "fake", "none")
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
 

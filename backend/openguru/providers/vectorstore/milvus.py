@@ -19,6 +19,10 @@ from pymilvus import MilvusClient, RRFRanker
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.providers.vectorstore.base import ChunkRecord, SearchFilter, SearchHit
+from openguru.providers.vectorstore.bm25_analyzers import (
+    DEFAULT_BM25_ANALYZER,
+    bm25_analyzer_params,
+)
 from openguru.providers.vectorstore.milvus_errors import (
     status_code,
     translated_errors,
@@ -37,8 +41,6 @@ from openguru.providers.vectorstore.milvus_rows import (
     upsert_batches,
 )
 from openguru.providers.vectorstore.milvus_schema import (
-    DEFAULT_BM25_ANALYZER,
-    bm25_analyzer_params,
     collection_schema,
     index_params,
     text_analyzer_params,

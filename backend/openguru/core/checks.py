@@ -1,0 +1,70 @@
+"""Startup checks of the settings that are otherwise read only when first used, so a typo in
+`.env` (ANSWER_MODE=Fast, RETRIEVAL_FUSION=rff) stops `migrate`/`runserver` with a message
+naming the variable instead of surfacing in the first answer, or silently meaning "default"."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, register
+
+from openguru.answers.fusion import FUSIONS
+from openguru.answers.groundwork import ANSWER_MODES
+from openguru.providers.embeddings.factory import EMBEDDING_PROVIDERS
+from openguru.providers.embeddings.local import PRECISIONS, QUERY_BACKENDS
+from openguru.providers.llm.factory import LLM_PROVIDERS
+from openguru.providers.vectorstore.bm25_analyzers import BM25_ANALYZERS
+
+CHOICES: dict[str, Sequence[str]] = {
+    "ANSWER_MODE": ANSWER_MODES,
+    "RETRIEVAL_FUSION": FUSIONS,
+    "LLM_PROVIDER": LLM_PROVIDERS,
+    "EMBEDDING_PROVIDER": EMBEDDING_PROVIDERS,
+    "EMBEDDING_LOCAL_PRECISION": PRECISIONS,
+    "EMBEDDING_LOCAL_QUERY_BACKEND": QUERY_BACKENDS,
+    "MILVUS_BM25_ANALYZER": tuple(BM25_ANALYZERS),
+}
+FRACTIONS = ("RETRIEVAL_DENSE_WEIGHT",)  # a share: in [0, 1]
+NON_NEGATIVE = (
+    "RETRIEVAL_BM25_WEIGHT",
+    "RETRIEVAL_TOP_CODE",
+    "LLM_MAX_RETRIES",
+    "ASK_RATE_LIMIT_PER_MINUTE",  # 0: no limit
+)
+POSITIVE = (
+    "RETRIEVAL_CANDIDATES",
+    "RETRIEVAL_TOP_TEXT",
+    "EMBEDDING_BATCH_SIZE",
+    "LLM_TIMEOUT_SECONDS",
+)
+
+
+def _error(name: str, value: Any, expected: str) -> Error:
+    return Error(
+        f"{name}={value!r} is not valid: expected {expected}.",
+        hint=f"Fix {name} in the environment or .env (every variable is in .env.example).",
+        id=f"openguru.E_{name}",
+    )
+
+
+def _settings_errors() -> list[CheckMessage]:
+    errors: list[CheckMessage] = []
+    for name, choices in CHOICES.items():
+        value = getattr(settings, name)
+        if value not in choices:
+            errors.append(_error(name, value, "one of " + " | ".join(choices)))
+    for name in FRACTIONS:
+        if not 0.0 <= getattr(settings, name) <= 1.0:
+            errors.append(_error(name, getattr(settings, name), "a number from 0 to 1"))
+    for name in NON_NEGATIVE:
+        if getattr(settings, name) < 0:
+            errors.append(_error(name, getattr(settings, name), "0 or more"))
+    for name in POSITIVE:
+        if getattr(settings, name) <= 0:
+            errors.append(_error(name, getattr(settings, name), "more than 0"))
+    return errors
+
+
+@register()
+def settings_check(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
+    return _settings_errors()
