@@ -71,6 +71,16 @@ class Question(TimeStampedModel):
                 name="unique_question_slug_per_binge",
             ),
         ]
+        indexes = [
+            # The near-duplicate lookup checks its in-memory copy of a guru's reusable vectors
+            # before every answer (count, newest change): an index-only scan, not a row scan.
+            models.Index(
+                fields=["guru", "updated_at"],
+                condition=models.Q(binge__isnull=True, vector__isnull=False)
+                & ~models.Q(content=""),
+                name="question_reusable_vectors",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.slug

@@ -3,6 +3,7 @@ from django.db.models import Case, Q, QuerySet, When
 from django.utils.text import slugify
 
 from openguru.answers.models import Binge, Question
+from openguru.answers.question_vectors import similar_vectors
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 
@@ -41,21 +42,15 @@ def question_find_similar(
 ) -> Question | None:
     """The nearest earlier question whose embedding is at least `min_similarity` alike."""
     answered = _answered(guru)
-    size = 4 * len(vector)  # float32: a vector of another model's size is not comparable
-    candidates = [
-        (pk, bytes(stored))
-        for pk, stored in answered.exclude(vector=None).values_list("pk", "vector")
-        if stored is not None and len(stored) == size
-    ]
-    if not candidates:
+    pks, unit_rows = similar_vectors(guru=guru, questions=answered, dimension=len(vector))
+    if not pks:
         return None
-    matrix = np.vstack([np.frombuffer(v, dtype="<f4") for _, v in candidates])
     query = np.asarray(vector, dtype="<f4")
-    norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
-    similarities = matrix @ query / np.where(norms == 0, 1.0, norms)
+    similarities = unit_rows @ query / (np.linalg.norm(query) or 1.0)
     best = int(np.argmax(similarities))
     if similarities[best] >= min_similarity:
-        return answered.filter(pk=candidates[best][0]).first()
+        # Fetched through the same filter: the in-memory copy may be a moment behind.
+        return answered.filter(pk=pks[best]).first()
     return None
 
 
