@@ -19,10 +19,37 @@ class Context:
     type: str
     relevance: float
     parts: list[tuple[float, str]] = field(default_factory=list)  # (position, text)
+    headings: set[str] = field(default_factory=set)  # its chunks' heading paths
 
     @property
     def text(self) -> str:
+        """What the answer LLM reads: every chunk whole, heading-path prefix included."""
         return "\n...\n".join(text for _, text in sorted(self.parts, key=lambda p: p[0]))
+
+    @property
+    def body_text(self) -> str:
+        """The chunks without the heading-path prefix the chunker puts first for the embedder:
+        what may be quoted as the sources' own words."""
+        return "\n...\n".join(
+            without_prefix(text, self.headings)
+            for _, text in sorted(self.parts, key=lambda p: p[0])
+        )
+
+
+def without_prefix(text: str, headings: set[str]) -> str:
+    """`text` without a first paragraph that is one of `headings`, as the chunker wrote it:
+    whole, shortened to "first > … > last", or cut to fit the chunk's budget."""
+    head, separator, body = text.partition("\n\n")
+    head = head.strip()
+    if separator and head and any(_written_as(heading, head) for heading in headings):
+        return body
+    return text
+
+
+def _written_as(heading: str, head: str) -> bool:
+    parts = heading.split(" > ")
+    shortened = f"{parts[0]} > … > {parts[-1]}" if len(parts) > 2 else heading
+    return heading.startswith(head) or shortened.startswith(head)
 
 
 def _public_link(link: str) -> str:
@@ -54,6 +81,8 @@ def build_contexts(kept: Sequence[Candidate], *, max_text: int, max_code: int) -
             )
             merged[key] = context
         context.parts.append((_position(hit.metadata), hit.text))
+        if hit.metadata.get("heading_path"):
+            context.headings.add(str(hit.metadata["heading_path"]))
         context.relevance = max(context.relevance, candidate.relevance)
     ranked = sorted(merged.values(), key=lambda c: c.relevance, reverse=True)
     code = [c for c in ranked if c.type == "code"][:max_code]

@@ -62,16 +62,16 @@ def extractive_answer(*, question: str, contexts: Sequence[Context], max_sentenc
     query = _words(question)
     scored: list[tuple[float, int, str, Context]] = []
     for rank, context in enumerate(contexts):
-        for sentence in _sentences(context.text):
+        for sentence in _sentences(context.body_text):
             overlap = len(query & _words(sentence))
             if overlap:
                 # Word overlap ranks sentences; the context's relevance breaks ties.
                 scored.append((overlap + context.relevance, -rank, sentence, context))
     if not scored:
         scored = [
-            (c.relevance, -r, _sentences(c.text)[0], c)
+            (c.relevance, -r, _sentences(c.body_text)[0], c)
             for r, c in enumerate(contexts)
-            if _sentences(c.text)
+            if _sentences(c.body_text)
         ]
     best = sorted(scored, key=lambda s: (s[0], s[1]), reverse=True)[:max_sentences]
     lines = [EXTRACTED_LABEL, ""]
