@@ -26,7 +26,6 @@ Rows = list[tuple[int, bytes, datetime]]  # (pk, vector, updated_at)
 class _Snapshot:
     count: int  # vectors in the queryset when read, of every size
     newest: datetime | None  # the latest `updated_at` among them
-    pks: frozenset[int]
     by_size: dict[int, tuple[list[int], np.ndarray]]  # bytes per vector -> (pks, unit rows)
 
 
@@ -67,7 +66,8 @@ def _topped_up(known: _Snapshot, with_vectors: QuerySet[Question], count: int) -
     if known.newest is None:
         return None
     rows = _rows(with_vectors.filter(updated_at__gt=known.newest))
-    if not rows or len(rows) != count - known.count or any(pk in known.pks for pk, _, _ in rows):
+    known_pks = {pk for pks, _ in known.by_size.values() for pk in pks}
+    if not rows or len(rows) != count - known.count or any(pk in known_pks for pk, _, _ in rows):
         return None  # a row changed or went away: only a fresh read is right
     return _snapshot(known, rows)
 
@@ -90,10 +90,9 @@ def _snapshot(base: _Snapshot | None, rows: Rows) -> _Snapshot:
         unit = (matrix / np.where(norms == 0, 1.0, norms)).astype("<f4")
         pks, rows_before = by_size.get(size, ([], np.empty((0, size // 4), dtype="<f4")))
         by_size[size] = (pks + [pk for pk, _ in group], np.vstack([rows_before, unit]))
-    newest = max((updated for _, _, updated in rows), default=None)
+    times = [updated for _, _, updated in rows] + ([base.newest] if base and base.newest else [])
     return _Snapshot(
         count=(base.count if base else 0) + len(rows),
-        newest=max(base.newest, newest) if base and base.newest and newest else newest,
-        pks=(base.pks if base else frozenset()) | {pk for pk, _, _ in rows},
+        newest=max(times, default=None),
         by_size=by_size,
     )
