@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openguru.answers.fusion import Candidate
+from openguru.sources.chunking.sizing import elided
 
 
 @dataclass
@@ -47,9 +48,7 @@ def without_prefix(text: str, headings: set[str]) -> str:
 
 
 def _written_as(heading: str, head: str) -> bool:
-    parts = heading.split(" > ")
-    shortened = f"{parts[0]} > … > {parts[-1]}" if len(parts) > 2 else heading
-    return heading.startswith(head) or shortened.startswith(head)
+    return heading.startswith(head) or elided(heading).startswith(head)
 
 
 def _public_link(link: str) -> str:

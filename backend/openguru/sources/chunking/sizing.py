@@ -91,7 +91,10 @@ def _shorten_prefix(prefix: str, limits: Limits) -> str:
     allowed = max(limits.size // 4, 1)
     if not prefix or limits.count(prefix) <= allowed:
         return prefix
-    parts = prefix.split(" > ")
-    if len(parts) > 2:
-        prefix = f"{parts[0]} > … > {parts[-1]}"
-    return truncate(prefix, allowed, limits.count).rstrip()
+    return truncate(elided(prefix), allowed, limits.count).rstrip()
+
+
+def elided(heading_path: str) -> str:
+    """A heading path with its middle left out ("Guide > … > Section"), for tight budgets."""
+    parts = heading_path.split(" > ")
+    return f"{parts[0]} > … > {parts[-1]}" if len(parts) > 2 else heading_path
