@@ -76,10 +76,9 @@ async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
     """Answer a question as a stream of events: meta, delta..., done (or error)."""
     understanding_call: UnderstandingCall | None = None
     try:
-        understanding_call = UnderstandingCall(
-            get_llm(), guru=request.guru, question=request.question
-        )
-        async for event in _ask(request, understanding_call):
+        llm = get_llm()
+        understanding_call = UnderstandingCall(llm, guru=request.guru, question=request.question)
+        async for event in _ask(request, llm, understanding_call):
             yield event
     except DomainError as exc:
         yield events.error(str(exc.code), exc.msg)
@@ -104,11 +103,11 @@ def _check_index_model(guru: Guru) -> None:
 
 
 async def _ask(
-    request: AskRequest, understanding_call: UnderstandingCall
+    request: AskRequest, llm: LLM | None, understanding_call: UnderstandingCall
 ) -> AsyncIterator[AnswerEvent]:
     clock = Clock(request.received_at)
     clock.lap("request_ms")  # from the view's first line: parsing, guru lookup, rate limit
-    guru, llm = request.guru, get_llm()
+    guru = request.guru
     fast = (request.mode or settings.ANSWER_MODE) == "fast"
     _check_index_model(guru)
     # Understanding (prettified question, SEO fields, validity) is never waited for: the answer
