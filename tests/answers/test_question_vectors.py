@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from openguru.answers import question_vectors
 from openguru.answers.models import Question
 from openguru.answers.question_vectors import forget_question_vectors
 from openguru.answers.selectors import question_find_similar
@@ -113,3 +114,35 @@ def test_each_guru_has_its_own_copy(guru):
     mine = save(guru, "mine", axis(5))
     assert nearest(guru, axis(5)) == mine
     assert nearest(other, axis(5)) is None
+
+
+def make_guru(slug: str) -> Guru:
+    return Guru.objects.create(
+        slug=slug, name=slug.upper(), collection_name=f"guru_{slug}", embedding_dimension=DIMENSION
+    )
+
+
+def vector_reads(guru: Guru) -> int:
+    """How many times a lookup that finds nothing reads saved vectors from the database."""
+    with CaptureQueriesContext(connection) as queries:
+        assert nearest(guru, axis(7)) is None
+    return sum(1 for q in queries if 'AS "vector"' in q["sql"])
+
+
+def test_the_least_recently_asked_guru_loses_its_copy_past_the_budget(monkeypatch):
+    one_copy = DIMENSION * 4  # one saved vector of float32
+    monkeypatch.setattr(question_vectors, "MEMORY_BUDGET_BYTES", 2 * one_copy)
+    a, b, c = make_guru("a"), make_guru("b"), make_guru("c")
+    for guru in (a, b, c):
+        save(guru, f"q-{guru.slug}", axis(0))
+    assert [vector_reads(g) for g in (a, b, a)] == [1, 1, 0]  # both fit
+    assert vector_reads(c) == 1  # over budget: b, asked least recently, is dropped
+    assert [vector_reads(g) for g in (a, c, b)] == [0, 0, 1]
+
+
+def test_the_guru_being_asked_keeps_a_copy_larger_than_the_budget(guru, monkeypatch):
+    monkeypatch.setattr(question_vectors, "MEMORY_BUDGET_BYTES", 1)
+    save(guru, "first", axis(0))
+    save(guru, "second", axis(1))
+    assert vector_reads(guru) == 1
+    assert vector_reads(guru) == 0

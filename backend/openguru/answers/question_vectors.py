@@ -7,9 +7,14 @@ aggregate query (how many vectors, the newest change) and topped up with the row
 anything it cannot explain that way (a deletion, vectors cleared by a re-embed, a regenerated
 answer) makes it reload. A stale copy can only point at a question that no longer qualifies,
 and the caller fetches the winner again through the same filter, so it never serves one.
+
+The copies share a byte budget: past it, the gurus asked least recently lose theirs (and read
+it again when next asked), so a deleted guru's copy, or a rarely asked one, cannot hold memory
+for the life of the process.
 """
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -28,9 +33,18 @@ class _Snapshot:
     newest: datetime | None  # the latest `updated_at` among them
     by_size: dict[int, tuple[list[int], np.ndarray]]  # bytes per vector -> (pks, unit rows)
 
+    @property
+    def nbytes(self) -> int:
+        return sum(rows.nbytes for _, rows in self.by_size.values())
+
+
+# 256 MiB is about 170,000 questions of a 384-dimension model; the guru being asked always
+# keeps its copy, whatever its size.
+MEMORY_BUDGET_BYTES = 256 * 1024 * 1024
 
 _lock = threading.Lock()
-_snapshots: dict[tuple[int, datetime], _Snapshot] = {}  # by guru (pk, created_at)
+# by guru (pk, created_at), least recently asked first
+_snapshots: OrderedDict[tuple[int, datetime], _Snapshot] = OrderedDict()
 
 
 def similar_vectors(
@@ -53,12 +67,23 @@ def _current(key: tuple[int, datetime], with_vectors: QuerySet[Question]) -> _Sn
     with _lock:
         known = _snapshots.get(key)
     if known is not None and (known.count, known.newest) == (state["count"], state["newest"]):
+        _keep(key, known)
         return known
     snapshot = _topped_up(known, with_vectors, state["count"]) if known else None
     snapshot = snapshot or _snapshot(None, _rows(with_vectors))
+    _keep(key, snapshot)
+    return snapshot
+
+
+def _keep(key: tuple[int, datetime], snapshot: _Snapshot) -> None:
+    """Store `snapshot` as the most recently asked, then drop the oldest copies over budget."""
     with _lock:
         _snapshots[key] = snapshot
-    return snapshot
+        _snapshots.move_to_end(key)
+        total = sum(kept.nbytes for kept in _snapshots.values())
+        while total > MEMORY_BUDGET_BYTES and len(_snapshots) > 1:
+            _, dropped = _snapshots.popitem(last=False)
+            total -= dropped.nbytes
 
 
 def _topped_up(known: _Snapshot, with_vectors: QuerySet[Question], count: int) -> _Snapshot | None:
