@@ -33,6 +33,9 @@ def test_an_in_scope_question_is_answered_with_references(anon_client, python_gu
     assert len(stream_calls(llm_server)) == 1
     question = Question.objects.get(slug=body["slug"])
     assert question.trace["sequential_llm_calls"] == 1
+    weights = question.trace["list_weights"]  # what each ranking counted in the fusion
+    assert set(weights) == {"dense0", "bm250"} and weights["dense0"] == 1.0
+    assert 0.0 <= weights["bm250"] <= 1.0
     assert question.llm_model == "fake-gpt"
     assert 0 < question.trust_score <= 1
     prompt = stream_calls(llm_server)[0]["messages"][0]["content"]

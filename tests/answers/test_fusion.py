@@ -2,7 +2,14 @@
 
 import pytest
 from django.test import override_settings
-from openguru.answers.fusion import RRF_K, FusionSettings, fuse
+from openguru.answers.fusion import (
+    RRF_K,
+    FusionSettings,
+    bm25_confidence_weight,
+    fuse,
+    list_weights,
+    parse_bm25_weight,
+)
 from openguru.providers.vectorstore.base import SearchHit
 
 RRF = FusionSettings(method="rrf", dense_weight=0.8, bm25_weight=1.0)
@@ -15,7 +22,7 @@ def hit(id_: str, score: float = 0.5) -> SearchHit:
     )
 
 
-def rrf(bm25_weight: float) -> FusionSettings:
+def rrf(bm25_weight: float | None) -> FusionSettings:
     return FusionSettings(method="rrf", dense_weight=0.8, bm25_weight=bm25_weight)
 
 
@@ -91,5 +98,63 @@ def test_a_list_whose_best_is_the_floor_adds_nothing():
 def test_settings_choose_the_method():
     with override_settings(RETRIEVAL_FUSION="rrf", RETRIEVAL_BM25_WEIGHT=0.4):
         assert FusionSettings.from_settings() == FusionSettings("rrf", 0.8, 0.4)
+    with override_settings(RETRIEVAL_FUSION="rrf", RETRIEVAL_BM25_WEIGHT="auto"):
+        assert FusionSettings.from_settings() == FusionSettings("rrf", 0.8, None)
     with override_settings(RETRIEVAL_FUSION="borda"), pytest.raises(ValueError, match="rrf"):
         FusionSettings.from_settings()
+
+
+def bm25_list(best: float, tenth: float, *, prefix: str = "k") -> list[SearchHit]:
+    """Ten BM25 hits from `best` down to `tenth`."""
+    step = (best - tenth) / 9
+    return [hit(f"{prefix}{i}", best - i * step) for i in range(10)]
+
+
+@pytest.mark.parametrize(
+    ("best", "tenth", "weight"),
+    [
+        (6.0, 4.0, 0.25),  # 0.5 * (6 / 4 - 1)
+        (5.0, 5.0, 0.0),  # every chunk scores alike: BM25 cannot tell them apart
+        (12.0, 4.0, 1.0),  # three times the tenth: capped at a dense ranking's weight
+    ],
+)
+def test_the_bm25_weight_follows_how_far_its_best_stands_out(best, tenth, weight):
+    assert bm25_confidence_weight(bm25_list(best, tenth)) == pytest.approx(weight)
+
+
+def test_fewer_than_ten_bm25_hits_count_fully():
+    assert bm25_confidence_weight([hit("a", 3.0), hit("b", 2.9)]) == 1.0
+    assert bm25_confidence_weight([]) == 1.0
+
+
+def test_auto_weights_each_bm25_list_by_its_own_scores():
+    dense = [hit(f"d{i}") for i in range(3)]
+    flat, peaked = bm25_list(5.0, 5.0, prefix="f"), bm25_list(9.0, 3.0, prefix="p")
+    ranked = [("dense0", dense), ("bm250", flat), ("bm251", peaked)]
+    assert list_weights(ranked, rrf(None)) == {"dense0": 1.0, "bm250": 0.0, "bm251": 1.0}
+    assert list_weights(ranked, rrf(0.3)) == {"dense0": 1.0, "bm250": 0.3, "bm251": 0.3}
+
+
+def test_a_confident_bm25_ranking_moves_its_hit_up_a_flat_one_does_not():
+    dense = [hit("a"), hit("b"), hit("c")]
+    tail = [hit(f"x{i}", 4.0) for i in range(9)]
+
+    def order(bm25_best_score: float) -> list[str]:
+        ranked = [("dense0", dense), ("bm250", [hit("c", bm25_best_score), *tail])]
+        return [c.hit.id for c in fuse(ranked, rrf(None))][:3]
+
+    assert order(12.0) == ["c", "a", "b"]  # weight 1.0: plain RRF
+    assert order(4.0) == ["a", "b", "c"]  # weight 0: the dense order stands
+
+
+@pytest.mark.parametrize(
+    ("value", "weight"), [("auto", None), (" Auto ", None), ("0.3", 0.3), (0, 0.0)]
+)
+def test_the_bm25_weight_setting_is_auto_or_a_number(value, weight):
+    assert parse_bm25_weight(value) == weight
+
+
+@pytest.mark.parametrize("value", ["atuo", "-0.1", "nan", ""])
+def test_a_bad_bm25_weight_setting_is_refused(value):
+    with pytest.raises(ValueError, match="RETRIEVAL_BM25_WEIGHT"):
+        parse_bm25_weight(value)

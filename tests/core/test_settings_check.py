@@ -25,6 +25,7 @@ def test_the_defaults_pass():
         ("MILVUS_BM25_ANALYZER", "french"),
         ("RETRIEVAL_DENSE_WEIGHT", 1.5),
         ("RETRIEVAL_BM25_WEIGHT", -0.1),
+        ("RETRIEVAL_BM25_WEIGHT", "atuo"),
         ("ASK_RATE_LIMIT_PER_MINUTE", -1),
         ("RETRIEVAL_CANDIDATES", 0),
         ("LLM_TIMEOUT_SECONDS", 0.0),

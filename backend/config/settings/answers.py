@@ -11,6 +11,7 @@ ASK_RATE_LIMIT_PER_MINUTE = env.int("ASK_RATE_LIMIT_PER_MINUTE", default=30)
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="rrf")
 # convex: the dense share w of w * dense + (1 - w) * bm25 (normalised scores).
 RETRIEVAL_DENSE_WEIGHT = env.float("RETRIEVAL_DENSE_WEIGHT", default=0.8)
-# rrf: how much a BM25 ranking counts next to the dense one (1.0 = plain RRF); 0.3 was the
-# best RRF weight on the dev sets: BM25 alone is much weaker on docs questions.
-RETRIEVAL_BM25_WEIGHT = env.float("RETRIEVAL_BM25_WEIGHT", default=0.3)
+# rrf: how much a BM25 ranking counts next to the dense one. "auto": per question, from how far
+# BM25's best score stands above its tenth (answers/fusion.py; ahead of every fixed weight on
+# the dev sets); a number fixes it (1.0 = plain RRF, 0.3 the best fixed weight).
+RETRIEVAL_BM25_WEIGHT = env.str("RETRIEVAL_BM25_WEIGHT", default="auto")

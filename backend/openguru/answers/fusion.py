@@ -1,19 +1,23 @@
 """Hybrid fusion: the dense and BM25 rankings of every query variant become one candidate list.
 
 Two methods (`RETRIEVAL_FUSION`):
-  rrf (default): weighted reciprocal-rank fusion; a BM25 ranking counts `RETRIEVAL_BM25_WEIGHT`
-    of a dense one. Ranks only: how far ahead the best hit is does not matter.
+  rrf (default): weighted reciprocal-rank fusion; a dense ranking counts 1 and a BM25 ranking
+    counts `RETRIEVAL_BM25_WEIGHT`. Ranks only: how far ahead the best hit is does not matter.
   convex: a convex combination of normalised scores, w * dense + (1 - w) * bm25 with
     w = `RETRIEVAL_DENSE_WEIGHT`, and "theoretical min-max" normalisation (Bruch, Gai & Ingber,
     "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023): a cosine maps from
     [-1, the list's best] onto [0, 1] and a BM25 score from [0, the list's best]. A chunk a list
     did not return gets 0 from it, so agreement between the two searches counts. With several
     query variants, each kind of search contributes the chunk's best score over the variants.
-`make eval` (docs/benchmarks.md) keeps rrf as the default: convex (w = 0.8) is ahead on SciFact
-nDCG@10 (0.727 vs 0.711) and SQuAD (0.908 vs 0.854, where rrf is below BM25 alone), but behind
-on python-docs-faq, the set closest to a documentation guru (doc nDCG@10 0.213 vs 0.249, page
-Recall@10 0.521 vs 0.524), and its ranking moves with the search depth (page Recall@10 from
-0.521 to 0.576 between 100 and 1140 candidates per list) where rrf's stays put.
+
+The BM25 weight is by default set per question from how sure BM25 is (`bm25_confidence_weight`):
+a question whose words single out a few chunks (an error message, an API name) has a best BM25
+score far above its tenth, and BM25's ranking counts more; a question in everyday words scores
+hundreds of chunks alike, and BM25's ranking barely counts. `make eval` (docs/benchmarks.md)
+settled both that and rrf: against a fixed weight of 0.3, nDCG@10 rose on every dev set
+(python-docs-faq 0.249 -> 0.262, SciFact 0.712 -> 0.719, SQuAD 0.854 -> 0.867, django-docs-faq
+0.255 -> 0.257). Convex (w = 0.8) is ahead on SciFact and SQuAD but behind on python-docs-faq,
+the set closest to a documentation guru, and its ranking moves with the search depth.
 """
 
 from collections.abc import Sequence
@@ -27,6 +31,12 @@ from openguru.providers.vectorstore.base import SearchHit
 Fusion = Literal["convex", "rrf"]
 FUSIONS: tuple[Fusion, ...] = ("convex", "rrf")
 RRF_K = 60
+BM25_WEIGHT_AUTO = "auto"  # RETRIEVAL_BM25_WEIGHT: per question, from BM25's own scores
+# The adaptive weight is SLOPE * (best / CONFIDENCE_RANK-th score - 1), at most MAX: a best
+# score 1.2 times the tenth gives 0.1, twice the tenth 0.5, three times or more the dense weight.
+CONFIDENCE_RANK = 10
+CONFIDENCE_SLOPE = 0.5
+MAX_BM25_WEIGHT = 1.0  # a BM25 ranking never counts more than a dense one
 COSINE_FLOOR = -1.0  # the lowest cosine similarity there is: the normalisation's fixed bottom
 
 RankedList = tuple[str, Sequence[SearchHit]]  # ("dense0" | "bm250" | ..., hits best first)
@@ -52,7 +62,8 @@ class Candidate:
 class FusionSettings:
     method: Fusion
     dense_weight: float  # convex: w, the dense share of the score
-    bm25_weight: float  # rrf: how much a BM25 ranking counts next to a dense one
+    # rrf: how much a BM25 ranking counts next to a dense one; None: per question
+    bm25_weight: float | None
 
     @classmethod
     def from_settings(cls) -> "FusionSettings":
@@ -62,8 +73,48 @@ class FusionSettings:
         return cls(
             method=method,
             dense_weight=settings.RETRIEVAL_DENSE_WEIGHT,
-            bm25_weight=settings.RETRIEVAL_BM25_WEIGHT,
+            bm25_weight=parse_bm25_weight(settings.RETRIEVAL_BM25_WEIGHT),
         )
+
+
+def parse_bm25_weight(value: object) -> float | None:
+    """`RETRIEVAL_BM25_WEIGHT`: "auto" (None, set per question) or a fixed weight >= 0."""
+    if str(value).strip().lower() == BM25_WEIGHT_AUTO:
+        return None
+    try:
+        weight = float(str(value))
+    except ValueError:
+        weight = -1.0
+    if not weight >= 0.0:  # also refuses NaN
+        raise ValueError(
+            f"RETRIEVAL_BM25_WEIGHT must be {BM25_WEIGHT_AUTO} or 0 or more: {value!r}"
+        )
+    return weight
+
+
+def bm25_confidence_weight(hits: Sequence[SearchHit]) -> float:
+    """How much this BM25 ranking counts, from how far its best score stands above the
+    CONFIDENCE_RANK-th. Fewer hits than that means few chunks share the question's words at
+    all: BM25 is as sure as it gets. (Callers search at least CONFIDENCE_RANK deep.)"""
+    if len(hits) < CONFIDENCE_RANK:
+        return MAX_BM25_WEIGHT
+    best, reference = hits[0].score, hits[CONFIDENCE_RANK - 1].score
+    if reference <= 0.0:
+        return MAX_BM25_WEIGHT
+    return max(0.0, min(MAX_BM25_WEIGHT, CONFIDENCE_SLOPE * (best / reference - 1.0)))
+
+
+def list_weights(ranked_lists: Sequence[RankedList], fusion: FusionSettings) -> dict[str, float]:
+    """What each ranking counts in rrf, by label (for the fusion and the answer's trace)."""
+    return {label: _list_weight(label, hits, fusion) for label, hits in ranked_lists}
+
+
+def _list_weight(label: str, hits: Sequence[SearchHit], fusion: FusionSettings) -> float:
+    if _is_dense(label):
+        return 1.0
+    if fusion.bm25_weight is not None:
+        return fusion.bm25_weight
+    return bm25_confidence_weight(hits)
 
 
 def fuse(ranked_lists: Sequence[RankedList], fusion: FusionSettings) -> list[Candidate]:
@@ -76,7 +127,7 @@ def fuse(ranked_lists: Sequence[RankedList], fusion: FusionSettings) -> list[Can
             if _is_dense(label):
                 candidate.dense = max(candidate.dense or -1.0, hit.score)
     if fusion.method == "rrf":
-        _score_rrf(by_id, ranked_lists, bm25_weight=fusion.bm25_weight)
+        _score_rrf(by_id, ranked_lists, list_weights(ranked_lists, fusion))
     else:
         _score_convex(by_id, ranked_lists, dense_weight=fusion.dense_weight)
     return sorted(by_id.values(), key=lambda c: c.fused, reverse=True)
@@ -87,10 +138,10 @@ def _is_dense(label: str) -> bool:
 
 
 def _score_rrf(
-    by_id: dict[str, Candidate], ranked_lists: Sequence[RankedList], *, bm25_weight: float
+    by_id: dict[str, Candidate], ranked_lists: Sequence[RankedList], weights: dict[str, float]
 ) -> None:
     for label, hits in ranked_lists:
-        weight = 1.0 if _is_dense(label) else bm25_weight
+        weight = weights[label]
         for rank, hit in enumerate(hits):
             by_id[hit.id].fused += weight / (RRF_K + rank + 1)
 

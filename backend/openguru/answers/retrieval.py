@@ -10,12 +10,19 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
-from openguru.answers.fusion import Candidate, FusionSettings, RankedList, fuse
+from openguru.answers.fusion import (
+    CONFIDENCE_RANK,
+    Candidate,
+    FusionSettings,
+    RankedList,
+    fuse,
+    list_weights,
+)
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.rerank.base import Reranker
 from openguru.providers.vectorstore.base import SearchFilter, VectorStore
@@ -31,6 +38,7 @@ class RetrievalResult:
     timings_ms: dict[str, float]
     mode: Mode
     query_vector: list[float] | None = None  # the first query's embedding, when computed
+    list_weights: dict[str, float] = field(default_factory=dict)  # rrf: what each ranking counted
 
 
 def _fill_cosine(candidates: list[Candidate], query_vector: np.ndarray, model: str) -> None:
@@ -74,8 +82,10 @@ def retrieve(
     fusion = fusion or FusionSettings.from_settings()
     timings: dict[str, float] = {}
     pool = _search_pool()
+    # BM25's weight in the fusion reads its CONFIDENCE_RANK-th score: search at least that deep.
+    bm25_limit = max(limit, CONFIDENCE_RANK)
     bm25 = [
-        pool.submit(store.search_bm25, collection, query, limit=limit, where=where)
+        pool.submit(store.search_bm25, collection, query, limit=bm25_limit, where=where)
         for query in (queries if mode != "dense" else [])
     ]
     if on_started is not None:
@@ -98,6 +108,7 @@ def retrieve(
         if bm25:
             ranked.append((f"bm25{i}", bm25[i].result()))
     candidates = fuse(ranked, fusion)[:limit]
+    weights = list_weights(ranked, fusion) if fusion.method == "rrf" and len(ranked) > 1 else {}
     timings["search_ms"] = (time.perf_counter() - started) * 1000
 
     query_vector = vectors[0] if vectors else None
@@ -112,7 +123,11 @@ def retrieve(
         candidates.sort(key=lambda c: (c.rerank is not None, c.rerank or 0.0), reverse=True)
         timings["rerank_ms"] = (time.perf_counter() - started) * 1000
     return RetrievalResult(
-        candidates=candidates, timings_ms=timings, mode=mode, query_vector=query_vector
+        candidates=candidates,
+        timings_ms=timings,
+        mode=mode,
+        query_vector=query_vector,
+        list_weights={label: round(weight, 3) for label, weight in weights.items()},
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
 
-from openguru.answers.fusion import FUSIONS
+from openguru.answers.fusion import FUSIONS, parse_bm25_weight
 from openguru.answers.groundwork import ANSWER_MODES
 from openguru.providers.embeddings.factory import EMBEDDING_PROVIDERS
 from openguru.providers.embeddings.local import PRECISIONS, QUERY_BACKENDS
@@ -26,7 +26,6 @@ CHOICES: dict[str, Sequence[str]] = {
 }
 FRACTIONS = ("RETRIEVAL_DENSE_WEIGHT",)  # a share: in [0, 1]
 NON_NEGATIVE = (
-    "RETRIEVAL_BM25_WEIGHT",
     "RETRIEVAL_TOP_CODE",
     "LLM_MAX_RETRIES",
     "ASK_RATE_LIMIT_PER_MINUTE",  # 0: no limit
@@ -62,6 +61,12 @@ def _settings_errors() -> list[CheckMessage]:
     for name in POSITIVE:
         if getattr(settings, name) <= 0:
             errors.append(_error(name, getattr(settings, name), "more than 0"))
+    try:
+        parse_bm25_weight(settings.RETRIEVAL_BM25_WEIGHT)
+    except ValueError:
+        errors.append(
+            _error("RETRIEVAL_BM25_WEIGHT", settings.RETRIEVAL_BM25_WEIGHT, "auto or 0 or more")
+        )
     return errors
 
 

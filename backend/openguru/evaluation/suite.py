@@ -285,7 +285,8 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
 def _fusion_settings() -> dict[str, Any]:
     fusion = FusionSettings.from_settings()
     if fusion.method == "rrf":
-        return {"fusion": "rrf", "hybrid_bm25_weight": fusion.bm25_weight}
+        weight = "auto" if fusion.bm25_weight is None else fusion.bm25_weight
+        return {"fusion": "rrf", "hybrid_bm25_weight": weight}
     return {"fusion": fusion.method, "hybrid_dense_weight": fusion.dense_weight}
 
 
