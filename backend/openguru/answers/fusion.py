@@ -26,11 +26,10 @@ from typing import Literal
 
 from django.conf import settings
 
-from openguru.providers.vectorstore.base import SearchHit
+from openguru.providers.vectorstore.base import RRF_K, SearchHit
 
 Fusion = Literal["convex", "rrf"]
 FUSIONS: tuple[Fusion, ...] = ("convex", "rrf")
-RRF_K = 60
 BM25_WEIGHT_AUTO = "auto"  # RETRIEVAL_BM25_WEIGHT: per question, from BM25's own scores
 # The adaptive weight is SLOPE * (best / CONFIDENCE_RANK-th score - 1), at most MAX: a best
 # score 1.2 times the tenth gives 0.1, twice the tenth 0.5, three times or more the dense weight.

@@ -8,6 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+# Reciprocal-rank fusion's constant (Cormack, Clarke & Buettcher, SIGIR 2009): a hit at rank r
+# adds 1 / (RRF_K + r). One value for the answer engine's fusion and a store's own hybrid search.
+RRF_K = 60
+
 
 @dataclass(frozen=True)
 class ChunkRecord:

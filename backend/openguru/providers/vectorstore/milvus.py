@@ -18,7 +18,7 @@ import grpc
 from pymilvus import MilvusClient, RRFRanker
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.providers.vectorstore.base import ChunkRecord, SearchFilter, SearchHit
+from openguru.providers.vectorstore.base import RRF_K, ChunkRecord, SearchFilter, SearchHit
 from openguru.providers.vectorstore.bm25_analyzers import (
     DEFAULT_BM25_ANALYZER,
     bm25_analyzer_params,
@@ -57,7 +57,6 @@ _DELETE_BATCH = 1_000
 # chunk that is, say, 15th by vector but 1st by keywords still reach the fused top 10.
 _HYBRID_CANDIDATES_FACTOR = 2
 _HYBRID_MIN_CANDIDATES = 20
-_RRF_K = 60
 
 # Queries that drive incremental indexing and counts must see the previous write.
 _STRONG = "Strong"
@@ -373,7 +372,7 @@ class MilvusVectorStore:
             results = self._client.hybrid_search(
                 name,
                 requests,
-                RRFRanker(_RRF_K),
+                RRFRanker(RRF_K),
                 limit=limit,
                 output_fields=_OUTPUT_FIELDS,
                 consistency_level=_SEARCH_CONSISTENCY,
