@@ -1,8 +1,8 @@
 """Extractive answers quote the sources' own sentences, never the heading-path prefix that
-chunks carry for the embedder."""
+chunks carry for the embedder, and bring along the code example a sentence introduces."""
 
 from openguru.answers.context import Context, without_prefix
-from openguru.answers.extractive import EXTRACTED_LABEL, extractive_answer
+from openguru.answers.extractive import EXTRACTED_LABEL, MAX_CODE_LINES, extractive_answer
 
 BODY = (
     "Create a virtual environment with python -m venv myenv. Activate the virtual environment "
@@ -48,3 +48,65 @@ def test_a_first_paragraph_that_is_not_a_heading_stays():
 def test_the_answer_llm_still_reads_the_prefix():
     path = "venv > Virtual environments"
     assert context(f"{path}\n\n{BODY}", headings={path}).text.startswith(path)
+
+
+CSV_EXAMPLE = """import csv
+with open('some.csv', newline='') as f:
+    reader = csv.reader(f)
+    for row in reader:
+        print(row)"""
+
+
+def answer_from(text: str, question: str = "How do I read a CSV file?") -> str:
+    return extractive_answer(question=question, contexts=[context(text, headings=set())])
+
+
+def test_a_sentence_ending_in_a_colon_brings_its_code_block_fenced():
+    # As the HTML chunker writes a <pre>: a block of its own between blank lines, unfenced.
+    answer = answer_from(f"The simplest example of reading a CSV file:\n\n{CSV_EXAMPLE}\n")
+    quoted = "> The simplest example of reading a CSV file: — [venv]"
+    assert quoted in answer
+    assert f"```\n{CSV_EXAMPLE}\n```" in answer.split(quoted, 1)[1]
+
+
+def test_a_fenced_block_keeps_its_language():
+    text = "Read a CSV file like this:\n\n```python\n" + CSV_EXAMPLE + "\n```\n\nThat is all."
+    assert f"```python\n{CSV_EXAMPLE}\n```" in answer_from(text)
+
+
+def test_code_lines_are_never_quoted_as_sentences():
+    answer = answer_from(f"{CSV_EXAMPLE}\n\nEach CSV row read from the file is a list of strings.")
+    assert "> Each CSV row read from the file is a list of strings." in answer
+    assert "with open('some.csv'" not in answer  # no sentence introduced it: left out
+    assert "```" not in answer
+
+
+def test_a_colon_before_prose_brings_no_code():
+    text = (
+        "Reading a CSV file needs one thing:\n\n"
+        "A file object opened with newline set to the empty string, as the csv module expects."
+    )
+    answer = answer_from(text)
+    assert "```" not in answer
+    assert "> A file object opened with newline set to the empty string" in answer
+
+
+def test_a_sentence_mentioning_a_call_is_prose():
+    answer = answer_from(f"Use the csv.reader() function to read a CSV file:\n\n{CSV_EXAMPLE}")
+    assert "> Use the csv.reader() function to read a CSV file:" in answer
+    assert "import csv" in answer
+
+
+def test_a_long_example_is_cut():
+    lines = [f"row_{i} = next(reader)" for i in range(MAX_CODE_LINES + 5)]
+    code = "\n".join(lines)
+    answer = answer_from(f"Read a CSV file row by row:\n\n```\n{code}\n```")
+    fenced = answer.split("```\n", 1)[1].rsplit("\n```", 1)[0]
+    assert fenced.splitlines() == [*lines[:MAX_CODE_LINES], "..."]
+
+
+def test_backticks_inside_the_code_cannot_close_our_fence():
+    example = "fence = '```'\nprint(fence)"
+    answer = answer_from(f"Write a CSV reading example in Markdown:\n\n{example}")
+    assert answer.count("```") == 2
+    assert "print(fence)\n```" in answer

@@ -1,13 +1,31 @@
 """The answer when no LLM is configured: the most relevant sentences of the kept contexts,
-quoted with their citations and clearly labelled as extracted."""
+quoted with their citations and clearly labelled as extracted.
+
+Documentation answers "how do I" with an example: a sentence ending in a colon followed by a
+code block ("The simplest example of reading a CSV file:"). Such a sentence is quoted with the
+block it introduces, as fenced code; code blocks are never quoted line by line as sentences.
+Code comes either fenced (Markdown sources) or as a block of its own between blank lines (HTML
+`<pre>`, plain text).
+"""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from openguru.answers.context import Context
 
 EXTRACTED_LABEL = "_Extracted from the sources (no language model is configured):_"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(])")
+_FENCE = re.compile(r"^```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.M | re.S)
+_BLANK_LINES = re.compile(r"\n[ \t]*\n")
+# A line of code: a prompt, indentation, a keyword, brackets or an assignment.
+_CODE_LINE = re.compile(
+    r"^(>>>|\$ |\.\.\. |[ \t]{2,}\S)|^(import|from|def|class|return|if|for|with)\b|[(){}\[\];=]"
+)
+# A line of prose: a list item, a capitalised sentence of four words or more ("Use the open()
+# function:"), or eight words or more ending like a sentence (a wrapped paragraph's last line).
+_PROSE_LINE = re.compile(r"^\s*[-*•] |^[A-Z][a-z']*( \S+){3,}[.!?:]$|^(?=\S)(\S+\s+){7,}\S*[.!?]$")
+MAX_CODE_LINES = 15  # an example, not a listing: longer blocks are cut with a marker
 _WORD = re.compile(r"[a-z0-9_]+")
 _STOP = frozenset(
     [
@@ -49,8 +67,40 @@ _STOP = frozenset(
 )
 
 
+@dataclass(frozen=True)
+class _Block:
+    text: str
+    language: str = ""
+    fenced: bool = False
+
+
+@dataclass(frozen=True)
+class _Passage:
+    sentence: str
+    code: _Block | None = None  # the block the sentence introduces with a colon
+
+
 def _words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def _blocks(text: str) -> list[_Block]:
+    """Paragraphs and code blocks in order; a fence left open runs to the end of the text."""
+    blocks: list[_Block] = []
+    position = 0
+    for fence in _FENCE.finditer(text):
+        blocks.extend(_paragraphs(text[position : fence.start()]))
+        if fence.group(2).strip():
+            blocks.append(_Block(fence.group(2).strip("\n"), fence.group(1), fenced=True))
+        position = fence.end()
+    blocks.extend(_paragraphs(text[position:]))
+    return blocks
+
+
+def _paragraphs(text: str) -> Iterator[_Block]:
+    for paragraph in _BLANK_LINES.split(text):
+        if paragraph.strip():
+            yield _Block(paragraph.strip("\n"))
 
 
 def _sentences(text: str) -> list[str]:
@@ -58,24 +108,62 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for line in lines for s in _SENTENCE.split(line) if len(s.strip()) > 20]
 
 
+def _passages(text: str) -> list[_Passage]:
+    """Quotable sentences of the prose blocks; a paragraph's last sentence ending in a colon
+    takes the code block right after it along."""
+    passages: list[_Passage] = []
+    blocks = _blocks(text)
+    for block, following in zip(blocks, [*blocks[1:], None], strict=True):
+        if _is_code(block):
+            continue
+        sentences = _sentences(block.text)
+        if sentences and sentences[-1].endswith(":") and following and _is_code(following):
+            passages.extend(_Passage(s) for s in sentences[:-1])
+            passages.append(_Passage(sentences[-1], code=following))
+        else:
+            passages.extend(_Passage(s) for s in sentences)
+    return passages
+
+
+def _is_code(block: _Block) -> bool:
+    """Fenced, or at least half of the lines look like code and fewer than half like prose (an
+    unfenced `<pre>` block from HTML, a snippet in plain text)."""
+    if block.fenced:
+        return True
+    lines = [line for line in block.text.splitlines() if line.strip()]
+    code = sum(bool(_CODE_LINE.search(line)) for line in lines)
+    prose = sum(bool(_PROSE_LINE.search(line)) for line in lines)
+    return bool(lines) and code * 2 >= len(lines) and prose * 2 < len(lines)
+
+
+def _code(block: _Block) -> str:
+    lines = block.text.splitlines()
+    if len(lines) > MAX_CODE_LINES:
+        lines = [*lines[:MAX_CODE_LINES], "..."]
+    body = "\n".join(lines).replace("```", "` ` `")  # a block must not close our fence
+    return f"```{block.language}\n{body}\n```"
+
+
 def extractive_answer(*, question: str, contexts: Sequence[Context], max_sentences: int = 5) -> str:
     query = _words(question)
-    scored: list[tuple[float, int, str, Context]] = []
+    scored: list[tuple[float, int, _Passage, Context]] = []
     for rank, context in enumerate(contexts):
-        for sentence in _sentences(context.body_text):
-            overlap = len(query & _words(sentence))
+        for passage in _passages(context.body_text):
+            overlap = len(query & _words(passage.sentence))
             if overlap:
                 # Word overlap ranks sentences; the context's relevance breaks ties.
-                scored.append((overlap + context.relevance, -rank, sentence, context))
+                scored.append((overlap + context.relevance, -rank, passage, context))
     if not scored:
         scored = [
-            (c.relevance, -r, _sentences(c.body_text)[0], c)
+            (c.relevance, -r, passages[0], c)
             for r, c in enumerate(contexts)
-            if _sentences(c.body_text)
+            if (passages := _passages(c.body_text))
         ]
     best = sorted(scored, key=lambda s: (s[0], s[1]), reverse=True)[:max_sentences]
     lines = [EXTRACTED_LABEL, ""]
-    for _, _, sentence, context in best:
+    for _, _, passage, context in best:
         cite = f" — [{context.title}]({context.link})" if context.link else f" — {context.title}"
-        lines.append(f"> {sentence}{cite}\n")
+        lines.append(f"> {passage.sentence}{cite}\n")
+        if passage.code is not None:
+            lines.append(f"{_code(passage.code)}\n")
     return "\n".join(lines).rstrip() + "\n"
