@@ -6,6 +6,7 @@ from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
 
+from tests.conftest import clear_provider_caches
 from tests.fakes.openai_server import FakeOpenAIServer
 
 PAGES = {
@@ -30,6 +31,22 @@ def page_url(title: str) -> str:
 
 @pytest.fixture
 def python_guru(transactional_db) -> Guru:
+    return _indexed_python_guru()
+
+
+@pytest.fixture
+def python_guru_embedded_over_http(transactional_db, settings, llm_server) -> Guru:
+    """The same guru, its chunks and questions embedded by `llm_server` over HTTP (the in-process
+    fake embedder answers before anything else can happen)."""
+    settings.EMBEDDING_PROVIDER = "openai"
+    settings.EMBEDDING_MODEL = "fake-embedding"
+    clear_provider_caches()
+    guru = _indexed_python_guru()
+    llm_server.reset()  # the log starts with the question, not with the summaries of indexing
+    return guru
+
+
+def _indexed_python_guru() -> Guru:
     guru = guru_create(slug="python", name="Python", domain_knowledge="The Python language")
     for title, text in PAGES.items():
         source_create(

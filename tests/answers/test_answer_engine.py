@@ -2,6 +2,8 @@
 
 import asyncio
 import json
+import threading
+import time
 
 import pytest
 from openguru.answers import engine
@@ -66,17 +68,43 @@ def call_names(server) -> list[str]:
     """The chat calls in the order they reached the server: "answer" or the schema's name."""
     return [
         "answer" if r.body.get("stream") else r.body["response_format"]["json_schema"]["name"]
-        for r in server.requests
+        for r in list(server.requests)  # a copy: the watcher reads while the server appends
         if r.path.endswith("/chat/completions")
     ]
 
 
 def test_default_mode_starts_understanding_alongside_retrieval(
-    anon_client, python_guru, llm_server
+    anon_client, python_guru_embedded_over_http, llm_server
 ):
-    ask(anon_client, IN_SCOPE)
-    # Understanding is sent while retrieval runs, so it reaches the LLM before the relevance call.
+    # The question's embedding is held at the server until understanding has reached it: that
+    # call must be sent while retrieval waits, and so before the relevance call, which needs
+    # retrieval's result.
+    released, arrived = llm_server.hold_next_embedding(), threading.Event()
+    watcher = threading.Thread(
+        target=release_on_understanding, args=(llm_server, released, arrived)
+    )
+    watcher.start()
+    try:
+        ask(anon_client, IN_SCOPE)
+    finally:
+        released.set()
+        watcher.join()
+    assert arrived.is_set(), "understanding was not sent while the question was being embedded"
     assert call_names(llm_server) == ["understanding", "relevance", "answer"]
+
+
+def release_on_understanding(
+    server, released: threading.Event, arrived: threading.Event, timeout: float = 10.0
+) -> None:
+    """Release the held embedding once an understanding call has arrived (`arrived` tells), or at
+    `timeout`, so an engine that waits for retrieval fails the test instead of hanging it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not released.is_set():
+        if "understanding" in call_names(server):
+            arrived.set()
+            break
+        time.sleep(0.002)
+    released.set()
 
 
 def test_fast_mode_starts_understanding_with_the_first_token(anon_client, python_guru, llm_server):

@@ -10,6 +10,8 @@ Knobs for tests and benchmarks:
 - `reject_json_schema`: answer 400 to `response_format: json_schema`, like servers without it.
 - `hold_streams(after_events)`: streams pause there until the returned Event is set, which
   proves without any clock that a client hands on tokens as they arrive.
+- `hold_next_embedding()`: the next embeddings request waits until the returned Event is set,
+  which proves without any clock what a client sends while it waits for an embedding.
 - `cut_streams_after = n`: streams drop the connection after n events (a failure mid-answer).
 - `requests` / `call_count`: the request log (path, JSON body, headers) and the call count.
 
@@ -24,6 +26,7 @@ import json
 import math
 import re
 import struct
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
@@ -191,6 +194,12 @@ class FakeOpenAIServer(LoopbackApp):
         self.models = models
         self.api_key = api_key
         self.reject_json_schema = reject_json_schema
+        self._embedding_hold: threading.Event | None = None
+
+    def hold_next_embedding(self) -> threading.Event:
+        hold = threading.Event()
+        self._embedding_hold = hold
+        return hold
 
     @property
     def base_url(self) -> str:
@@ -315,6 +324,10 @@ class FakeOpenAIServer(LoopbackApp):
 
     def _embeddings(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
         self._check_key(handler)
+        with self._lock:
+            hold, self._embedding_hold = self._embedding_hold, None
+        if hold is not None:
+            hold.wait(timeout=30)  # never hang a test run forever
         texts = body.get("input")
         if isinstance(texts, str):
             texts = [texts]
