@@ -2,7 +2,8 @@
 
 Two methods (`RETRIEVAL_FUSION`):
   rrf (default): weighted reciprocal-rank fusion; a dense ranking counts 1 and a BM25 ranking
-    counts `RETRIEVAL_BM25_WEIGHT`. Ranks only: how far ahead the best hit is does not matter.
+    counts `RETRIEVAL_BM25_WEIGHT`. Within a ranking only ranks matter; BM25's scores only set
+    its weight (below).
   convex: a convex combination of normalised scores, w * dense + (1 - w) * bm25 with
     w = `RETRIEVAL_DENSE_WEIGHT`, and "theoretical min-max" normalisation (Bruch, Gai & Ingber,
     "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023): a cosine maps from
