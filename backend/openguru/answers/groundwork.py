@@ -1,7 +1,6 @@
 """Everything an answer needs before its first LLM round trip, in one worker-thread hop: the
 platform settings, the exact-match answer cache, the binge history and, when no earlier answer
-can be reused, retrieval with the near-duplicate lookup beside it: the saved question vectors
-are read while the question is embedded, and compared with it while the dense searches run."""
+can be reused, retrieval with the near-duplicate lookup beside its dense searches."""
 
 import time
 from collections.abc import Callable
@@ -11,7 +10,7 @@ from django.conf import settings
 
 from openguru.answers.models import Binge, Question
 from openguru.answers.retrieval import RetrievalResult, retrieve
-from openguru.answers.selectors import SimilarQuestions, binge_history, question_find_same
+from openguru.answers.selectors import binge_history, question_find_same, question_find_similar
 from openguru.answers.trace import Clock
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
@@ -74,16 +73,13 @@ def groundwork_gather(
     # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
     variants = [request.question] + ([f"{earlier[-1]} {request.question}"] if earlier else [])
     look_for_similar = use_cache and work.existing is None
-    earlier_questions: list[SimilarQuestions] = []
 
-    def read_earlier_questions() -> None:  # database work, while the question is embedded
+    def find_similar(vector: list[float]) -> None:
         if look_for_similar:
-            earlier_questions.append(SimilarQuestions(guru=request.guru))
-
-    def find_similar(vector: list[float]) -> None:  # in memory, while the searches run
-        for lookup in earlier_questions:
-            work.similar = lookup.nearest(
-                vector=vector, min_similarity=work.platform.similar_question_threshold
+            work.similar = question_find_similar(
+                guru=request.guru,
+                vector=vector,
+                min_similarity=work.platform.similar_question_threshold,
             )
 
     reranker = get_reranker()
@@ -95,7 +91,6 @@ def groundwork_gather(
         embedder=get_embedder(),
         store=get_vector_store(),
         reranker=reranker,
-        while_embedding=read_earlier_questions,
         while_searching=find_similar,
         on_started=lambda: on_searching(earlier),
     )

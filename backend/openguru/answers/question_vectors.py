@@ -47,18 +47,13 @@ _lock = threading.Lock()
 _snapshots: OrderedDict[tuple[int, datetime], _Snapshot] = OrderedDict()
 
 
-class QuestionVectors:
-    """The guru's `questions` vectors as of one read: the database work is done when this is
-    made, so `rows` costs no query (it can run while something else holds the thread)."""
-
-    def __init__(self, *, guru: Guru, questions: QuerySet[Question]) -> None:
-        self._snapshot = _current((guru.pk, guru.created_at), questions.exclude(vector=None))
-
-    def rows(self, dimension: int) -> tuple[list[int], np.ndarray]:
-        """The pks and unit-length float32 rows of the vectors that have `dimension` entries
-        (a vector of another model's size is not comparable)."""
-        empty: tuple[list[int], np.ndarray] = ([], np.empty((0, dimension), dtype="<f4"))
-        return self._snapshot.by_size.get(4 * dimension, empty)
+def similar_vectors(
+    *, guru: Guru, questions: QuerySet[Question], dimension: int
+) -> tuple[list[int], np.ndarray]:
+    """The pks and unit-length float32 rows of the guru's `questions` vectors that have
+    `dimension` entries (a vector of another model's size is not comparable)."""
+    snapshot = _current((guru.pk, guru.created_at), questions.exclude(vector=None))
+    return snapshot.by_size.get(4 * dimension, ([], np.empty((0, dimension), dtype="<f4")))
 
 
 def forget_question_vectors() -> None:

@@ -68,7 +68,6 @@ def retrieve(
     where: SearchFilter | None = None,
     rerank_top: int = 30,
     fusion: FusionSettings | None = None,
-    while_embedding: Callable[[], None] | None = None,
     while_searching: Callable[[list[float]], None] | None = None,
     on_started: Callable[[], None] | None = None,
 ) -> RetrievalResult:
@@ -76,11 +75,9 @@ def retrieve(
 
     BM25 searches start before the query embedding (they don't need it) and dense searches run
     side by side, so a hybrid search costs about one embedding plus one search.
-    `while_embedding` runs in the calling thread while the queries are embedded in another
-    (the embedder holds no database connection, the caller's thread may). `while_searching`
-    gets the first query's vector and runs in the calling thread while the dense searches are
-    in flight. `on_started` is called once the BM25 searches are sent, before the query is
-    embedded: work started then overlaps the embedding, not the searches' setup."""
+    `while_searching` gets the first query's vector and runs in the calling thread while the
+    dense searches are in flight. `on_started` is called once the BM25 searches are sent, before
+    the query is embedded: work started then overlaps the embedding, not the searches' setup."""
     queries = [q for q in dict.fromkeys(q.strip() for q in queries) if q]
     fusion = fusion or FusionSettings.from_settings()
     timings: dict[str, float] = {}
@@ -94,7 +91,7 @@ def retrieve(
     if on_started is not None:
         on_started()
     started = time.perf_counter()
-    vectors = _embed(queries, embedder, pool, beside=while_embedding) if mode != "bm25" else []
+    vectors = [embedder.embed_query(q) for q in queries] if mode != "bm25" else []
     timings["embed_ms"] = (time.perf_counter() - started) * 1000
 
     started = time.perf_counter()
@@ -134,27 +131,12 @@ def retrieve(
     )
 
 
-def _embed(
-    queries: Sequence[str],
-    embedder: Embedder,
-    pool: ThreadPoolExecutor,
-    *,
-    beside: Callable[[], None] | None,
-) -> list[list[float]]:
-    if beside is None:
-        return [embedder.embed_query(q) for q in queries]
-    embedded = pool.submit(lambda: [embedder.embed_query(q) for q in queries])
-    beside()
-    return embedded.result()
-
-
 _POOL_LOCK = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 
 
 def _search_pool() -> ThreadPoolExecutor:
-    """Threads for the vector store's searches and the question's embedding: shared, they never
-    touch the database (a connection is per thread, and these threads live outside requests)."""
+    """Threads that only wait on the vector store (network I/O): shared, never touch the DB."""
     global _pool
     with _POOL_LOCK:
         if _pool is None:

@@ -3,7 +3,7 @@ from django.db.models import Case, Q, QuerySet, When
 from django.utils.text import slugify
 
 from openguru.answers.models import Binge, Question
-from openguru.answers.question_vectors import QuestionVectors
+from openguru.answers.question_vectors import similar_vectors
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 
@@ -37,34 +37,21 @@ def question_find_same(*, guru: Guru, text: str) -> Question | None:
     )
 
 
-class SimilarQuestions:
-    """The near-duplicate lookup in two steps: making it reads the guru's saved question vectors
-    (database work, done while the new question is embedded); `nearest` compares in memory and
-    queries only for a match."""
-
-    def __init__(self, *, guru: Guru) -> None:
-        self._answered = _answered(guru)
-        self._vectors = QuestionVectors(guru=guru, questions=self._answered)
-
-    def nearest(self, *, vector: list[float], min_similarity: float) -> Question | None:
-        """The nearest earlier question whose embedding is at least `min_similarity` alike."""
-        pks, unit_rows = self._vectors.rows(len(vector))
-        if not pks:
-            return None
-        query = np.asarray(vector, dtype="<f4")
-        similarities = unit_rows @ query / (np.linalg.norm(query) or 1.0)
-        best = int(np.argmax(similarities))
-        if similarities[best] >= min_similarity:
-            # Fetched through the same filter: the in-memory copy may be a moment behind.
-            return self._answered.filter(pk=pks[best]).first()
-        return None
-
-
 def question_find_similar(
     *, guru: Guru, vector: list[float], min_similarity: float
 ) -> Question | None:
     """The nearest earlier question whose embedding is at least `min_similarity` alike."""
-    return SimilarQuestions(guru=guru).nearest(vector=vector, min_similarity=min_similarity)
+    answered = _answered(guru)
+    pks, unit_rows = similar_vectors(guru=guru, questions=answered, dimension=len(vector))
+    if not pks:
+        return None
+    query = np.asarray(vector, dtype="<f4")
+    similarities = unit_rows @ query / (np.linalg.norm(query) or 1.0)
+    best = int(np.argmax(similarities))
+    if similarities[best] >= min_similarity:
+        # Fetched through the same filter: the in-memory copy may be a moment behind.
+        return answered.filter(pk=pks[best]).first()
+    return None
 
 
 def binge_history(*, binge: Binge, limit: int = 5) -> list[tuple[str, str]]:
