@@ -11,4 +11,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # A 0.5 ms interval bounds that wait; the extra switches cost nothing measurable here.
 sys.setswitchinterval(0.0005)
 
-application = get_asgi_application()
+site = get_asgi_application()  # sets Django up: imports of project code come after it
+
+from openguru.core.asgi import application_with_lean_answers  # noqa: E402
+
+application = application_with_lean_answers(site)

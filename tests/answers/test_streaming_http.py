@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import uvicorn
+from openguru.core.asgi import ANSWER_PATH
 from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
 
 from tests.answers.conftest import stream_calls
@@ -69,3 +70,30 @@ def test_stream_errors_are_json_before_the_stream_starts(live_asgi, python_guru)
     response = httpx.post(f"{live_asgi}/api/gurus/nope/answer/stream/", json={"question": "x"})
     assert response.status_code == 404
     assert response.json()["code"] == "guru_not_found"
+
+
+def test_answer_endpoints_skip_the_site_middleware_and_keep_their_headers(live_asgi, python_guru):
+    # XFrameOptionsMiddleware marks every response that goes through the site's middleware.
+    site = httpx.get(f"{live_asgi}/api/health/")
+    assert site.headers["x-frame-options"] == "DENY"
+    for path in ("answer/stream/", "answer/"):
+        response = httpx.post(f"{live_asgi}/api/gurus/nope/{path}", json={"question": "x"})
+        assert response.status_code == 404, path
+        assert "x-frame-options" not in response.headers
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["referrer-policy"] == "same-origin"
+
+
+@pytest.mark.parametrize(
+    ("path", "lean"),
+    [
+        ("/api/gurus/python/answer/", True),
+        ("/api/gurus/python/answer/stream/", True),
+        ("/api/gurus/python/answer", False),
+        ("/api/gurus/python/answer/stream/x/", False),
+        ("/api/gurus/python/questions/q/", False),
+        ("/admin/api/gurus/python/answer/", False),
+    ],
+)
+def test_only_the_answer_paths_take_the_lean_handler(path, lean):
+    assert bool(ANSWER_PATH.fullmatch(path)) is lean

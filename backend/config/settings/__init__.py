@@ -40,6 +40,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+# The public answer endpoints skip MIDDLEWARE under ASGI (openguru/core/asgi.py): they use no
+# session, user, messages or CSRF token, and each sync middleware costs thread hops there.
+ANSWER_MIDDLEWARE = ["openguru.core.asgi.api_security_headers"]
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
