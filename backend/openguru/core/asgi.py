@@ -30,6 +30,8 @@ class AnswerASGIHandler(ASGIHandler):
     """Django with ANSWER_MIDDLEWARE in place of MIDDLEWARE."""
 
     def load_middleware(self, is_async: bool = False) -> None:
+        # Django builds a handler's chain from settings.MIDDLEWARE, once, when the handler is
+        # made (at start-up, before any request): swap the setting for just that moment.
         with override_settings(MIDDLEWARE=settings.ANSWER_MIDDLEWARE):
             super().load_middleware(is_async=is_async)
 
