@@ -2,6 +2,12 @@
 (Ollama, vLLM, OpenRouter, LM Studio...) through `base_url`.
 
 `max_tokens` (not `max_completion_tokens`) is sent because every compatible server reads it.
+
+Requests go through the SDK's `client.post` with a body we build, not `chat.completions.create`:
+`create` walks every parameter's type annotations to transform the body, 0.5-1 ms of Python per
+call (measured against a loopback server: 1.8 -> 1.3 ms a JSON call, 3.5 -> 2.9 ms to a stream's
+first chunk), on the path to the first token. Our bodies are plain JSON already; `post` keeps the
+SDK's retries, errors and streaming.
 """
 
 import logging
@@ -11,8 +17,8 @@ from typing import Any
 
 import httpx2
 import openai
-from openai import AsyncOpenAI, Omit, omit
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+from openai import AsyncOpenAI, AsyncStream
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.completion_usage import CompletionUsage
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
@@ -23,6 +29,7 @@ from openguru.providers.llm.structured import parse_json_object, schema_instruct
 logger = logging.getLogger(__name__)
 
 _SCHEMA_NAME_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+_CHAT_PATH = "/chat/completions"
 
 try:
     import aiohttp
@@ -73,9 +80,7 @@ class OpenAICompatibleLLM:
         temperature: float = 0.0,
     ) -> Completion:
         response = await self._create(
-            messages=_to_openai(messages),
-            temperature=temperature,
-            max_tokens=_limit(max_tokens),
+            self._body(messages, temperature=temperature, max_tokens=max_tokens)
         )
         return Completion(
             text=_message_text(response),
@@ -93,13 +98,14 @@ class OpenAICompatibleLLM:
         model, usage = self._model, Usage()
         try:
             client = await self._client()
-            response = await client.chat.completions.create(
-                model=self._model,
-                messages=_to_openai(messages),
-                temperature=temperature,
+            body = self._body(messages, temperature=temperature, max_tokens=max_tokens)
+            body |= {"stream": True, "stream_options": {"include_usage": True}}
+            response = await client.post(
+                _CHAT_PATH,
+                cast_to=ChatCompletion,
+                body=body,
                 stream=True,
-                stream_options={"include_usage": True},
-                max_tokens=_limit(max_tokens),
+                stream_cls=AsyncStream[ChatCompletionChunk],
             )
             async with response:  # closes the connection if the reader stops early
                 async for chunk in response:
@@ -127,11 +133,10 @@ class OpenAICompatibleLLM:
             response = await self._json_schema_completion(messages, schema, name, max_tokens)
             if response is not None:
                 return self._json_completion(response, schema)
+        instructed = [ChatMessage("system", schema_instruction(schema)), *messages]
         response = await self._create(
-            messages=_to_openai([ChatMessage("system", schema_instruction(schema)), *messages]),
-            temperature=0.0,
-            response_format={"type": "json_object"},
-            max_tokens=_limit(max_tokens),
+            self._body(instructed, max_tokens=max_tokens)
+            | {"response_format": {"type": "json_object"}}
         )
         if self._json_schema_supported:
             # JSON mode worked where json_schema was refused: skip the refused call from now on.
@@ -155,30 +160,38 @@ class OpenAICompatibleLLM:
                 "strict": True,
             },
         }
+        body = self._body(messages, max_tokens=max_tokens) | {"response_format": response_format}
         try:
             client = await self._client()
-            return await client.chat.completions.create(
-                model=self._model,
-                messages=_to_openai(messages),
-                temperature=0.0,
-                response_format=response_format,
-                max_tokens=_limit(max_tokens),
-            )
+            return await client.post(_CHAT_PATH, cast_to=ChatCompletion, body=body)
         except (openai.BadRequestError, openai.UnprocessableEntityError) as error:
             logger.info("%r refused json_schema output (HTTP %s).", self, error.status_code)
             return None
         except _SDK_ERRORS as error:
             raise provider_error(error, service="language model") from error
 
-    async def _create(self, **params: Any) -> ChatCompletion:
+    async def _create(self, body: dict[str, Any]) -> ChatCompletion:
         try:
             client = await self._client()
-            response: ChatCompletion = await client.chat.completions.create(
-                model=self._model, **params
-            )
+            return await client.post(_CHAT_PATH, cast_to=ChatCompletion, body=body)
         except _SDK_ERRORS as error:
             raise provider_error(error, service="language model") from error
-        return response
+
+    def _body(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int | None,
+        temperature: float = 0.0,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self._model,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": temperature,
+        }
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
+        return body
 
     def _json_completion(
         self, response: ChatCompletion, schema: Mapping[str, Any]
@@ -225,15 +238,6 @@ def provider_error(error: Exception, *, service: str) -> DomainError:
         msg = f"The {service} rejected the request (HTTP {status})."
         return DomainError(ErrorCode.PROVIDER_ERROR, msg, detail=detail)
     return DomainError(ErrorCode.PROVIDER_ERROR, f"The {service} returned an unusable response.")
-
-
-def _to_openai(messages: Sequence[ChatMessage]) -> list[ChatCompletionMessageParam]:
-    converted: list[Any] = [{"role": m.role, "content": m.content} for m in messages]
-    return converted
-
-
-def _limit(max_tokens: int | None) -> int | Omit:
-    return omit if max_tokens is None else max_tokens
 
 
 def _usage(usage: CompletionUsage | None) -> Usage:
