@@ -21,7 +21,7 @@ settled both that and rrf: against a fixed weight of 0.3, nDCG@10 rose on every 
 the set closest to a documentation guru, and its ranking moves with the search depth.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -117,8 +117,14 @@ def _list_weight(label: str, hits: Sequence[SearchHit], fusion: FusionSettings) 
     return bm25_confidence_weight(hits)
 
 
-def fuse(ranked_lists: Sequence[RankedList], fusion: FusionSettings) -> list[Candidate]:
-    """All candidates of all lists, best first."""
+def fuse(
+    ranked_lists: Sequence[RankedList],
+    fusion: FusionSettings,
+    *,
+    weights: Mapping[str, float] | None = None,
+) -> list[Candidate]:
+    """All candidates of all lists, best first. rrf: `weights` are `list_weights`' result when
+    the caller already has them (the answer's trace shows them)."""
     by_id: dict[str, Candidate] = {}
     for label, hits in ranked_lists:
         for hit in hits:
@@ -127,7 +133,7 @@ def fuse(ranked_lists: Sequence[RankedList], fusion: FusionSettings) -> list[Can
             if _is_dense(label):
                 candidate.dense = max(candidate.dense or -1.0, hit.score)
     if fusion.method == "rrf":
-        _score_rrf(by_id, ranked_lists, list_weights(ranked_lists, fusion))
+        _score_rrf(by_id, ranked_lists, weights or list_weights(ranked_lists, fusion))
     else:
         _score_convex(by_id, ranked_lists, dense_weight=fusion.dense_weight)
     return sorted(by_id.values(), key=lambda c: c.fused, reverse=True)
@@ -138,7 +144,7 @@ def _is_dense(label: str) -> bool:
 
 
 def _score_rrf(
-    by_id: dict[str, Candidate], ranked_lists: Sequence[RankedList], weights: dict[str, float]
+    by_id: dict[str, Candidate], ranked_lists: Sequence[RankedList], weights: Mapping[str, float]
 ) -> None:
     for label, hits in ranked_lists:
         weight = weights[label]

@@ -107,8 +107,8 @@ def retrieve(
             ranked.append((f"dense{i}", dense[i].result()))
         if bm25:
             ranked.append((f"bm25{i}", bm25[i].result()))
-    candidates = fuse(ranked, fusion)[:limit]
-    weights = list_weights(ranked, fusion) if fusion.method == "rrf" and len(ranked) > 1 else {}
+    weights = list_weights(ranked, fusion) if fusion.method == "rrf" else {}
+    candidates = fuse(ranked, fusion, weights=weights)[:limit]
     timings["search_ms"] = (time.perf_counter() - started) * 1000
 
     query_vector = vectors[0] if vectors else None
@@ -127,7 +127,8 @@ def retrieve(
         timings_ms=timings,
         mode=mode,
         query_vector=query_vector,
-        list_weights={label: round(weight, 3) for label, weight in weights.items()},
+        # one ranking alone (dense or BM25 mode) was not weighed against anything
+        list_weights={k: round(w, 3) for k, w in weights.items()} if len(ranked) > 1 else {},
     )
 
 
