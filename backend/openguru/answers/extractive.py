@@ -113,13 +113,14 @@ def _passages(text: str) -> list[_Passage]:
     takes the code block right after it along."""
     passages: list[_Passage] = []
     blocks = _blocks(text)
-    for block, following in zip(blocks, [*blocks[1:], None], strict=True):
-        if _is_code(block):
+    code = [_is_code(block) for block in blocks]
+    for i, block in enumerate(blocks):
+        if code[i]:
             continue
         sentences = _sentences(block.text)
-        if sentences and sentences[-1].endswith(":") and following and _is_code(following):
+        if sentences and sentences[-1].endswith(":") and i + 1 < len(blocks) and code[i + 1]:
             passages.extend(_Passage(s) for s in sentences[:-1])
-            passages.append(_Passage(sentences[-1], code=following))
+            passages.append(_Passage(sentences[-1], code=blocks[i + 1]))
         else:
             passages.extend(_Passage(s) for s in sentences)
     return passages
