@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import uvicorn
-from openguru.core.asgi import ANSWER_PATH
+from openguru.core.asgi import takes_lean_handler
 from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
 
 from tests.answers.conftest import stream_calls
@@ -96,4 +96,4 @@ def test_answer_endpoints_skip_the_site_middleware_and_keep_their_headers(live_a
     ],
 )
 def test_only_the_answer_paths_take_the_lean_handler(path, lean):
-    assert bool(ANSWER_PATH.fullmatch(path)) is lean
+    assert takes_lean_handler(path) is lean

@@ -25,6 +25,7 @@ from openguru.answers.groundwork import ANSWER_MODES
 from openguru.answers.models import Binge, Question
 from openguru.answers.ratelimit import ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
+from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
@@ -94,6 +95,7 @@ async def _stream(ask_request: AskRequest) -> AsyncIterator[bytes]:
         yield _sse(event)
 
 
+@skips_site_middleware
 @csrf_exempt
 @require_POST
 async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpResponse | JsonResponse:
@@ -108,6 +110,7 @@ async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpRespons
     return response
 
 
+@skips_site_middleware
 @csrf_exempt
 @require_POST
 async def answer_json(request: HttpRequest, slug: str) -> JsonResponse:
