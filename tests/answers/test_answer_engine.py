@@ -148,6 +148,9 @@ def test_reindexing_a_cited_source_with_changes_makes_the_answer_stale(
 ):
     first = ask(anon_client, IN_SCOPE, mode="fast")
     question = Question.objects.get(slug=first["slug"])
+    assert question.trace["queries"] == [IN_SCOPE]
+    prettified = question.question
+    assert prettified != IN_SCOPE  # the loopback LLM's understanding rewords it
     cited = question.cited_sources.get()
     DataSource.objects.filter(pk=cited.pk).update(
         content=cited.content + "\nUse python -m venv --upgrade-deps to refresh pip.\n"
@@ -163,6 +166,9 @@ def test_reindexing_a_cited_source_with_changes_makes_the_answer_stale(
     question.refresh_from_db()
     assert question.stale is False
     assert Question.objects.count() == 1
+    # The regeneration also searched with the wording saved with the stale answer.
+    assert question.trace["queries"] == [IN_SCOPE, prettified]
+    assert set(question.trace["list_weights"]) == {"dense0", "bm250", "dense1", "bm251"}
 
 
 def test_reindexing_without_changes_keeps_the_answer_fresh(
@@ -198,6 +204,9 @@ def test_a_follow_up_carries_the_conversation(anon_client, python_guru, llm_serv
     assert "follow-up" in prompt
     child = Question.objects.get(binge_id=binge["binge_id"])
     assert child.parent is not None and child.parent.slug == root["slug"]
+    follow_up = "How do I activate the virtual environment afterwards?"
+    earlier = Question.objects.get(slug=root["slug"]).question
+    assert child.trace["queries"] == [follow_up, f"{earlier} {follow_up}"]
     tree = anon_client.get(f"/api/gurus/python/binges/{binge['binge_id']}/").json()
     assert [q["parent_slug"] for q in tree["questions"]] == [root["slug"]]
 

@@ -70,8 +70,6 @@ def groundwork_gather(
     if work.reusable:
         return work
     earlier = [question for question, _ in work.history]
-    # A follow-up ("and how do I undo it?") leans on the previous question for its meaning.
-    variants = [request.question] + ([f"{earlier[-1]} {request.question}"] if earlier else [])
     look_for_similar = use_cache and work.existing is None
 
     def find_similar(vector: list[float]) -> None:
@@ -85,7 +83,7 @@ def groundwork_gather(
     reranker = get_reranker()
     work.retrieval = retrieve(
         collection=request.guru.collection_name,
-        queries=variants,
+        queries=_query_variants(request, work, earlier),
         mode="hybrid_rerank" if reranker else "hybrid",
         limit=settings.RETRIEVAL_CANDIDATES,
         embedder=get_embedder(),
@@ -96,6 +94,17 @@ def groundwork_gather(
     )
     clock.lap("retrieve_ms")
     return work
+
+
+def _query_variants(request: AskRequest, work: Groundwork, earlier: list[str]) -> list[str]:
+    """What to search for: the user's words first, then other wordings of the same question
+    that are at hand without waiting for an LLM."""
+    variants = [request.question]
+    if work.existing is not None:  # a stale answer being regenerated: its prettified question
+        variants.append(work.existing.question)
+    if earlier:  # a follow-up ("and how do I undo it?") leans on the previous question
+        variants.append(f"{earlier[-1]} {request.question}")
+    return variants
 
 
 _SETTINGS_TTL_SECONDS = 5.0

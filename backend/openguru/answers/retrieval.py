@@ -39,6 +39,7 @@ class RetrievalResult:
     mode: Mode
     query_vector: list[float] | None = None  # the first query's embedding, when computed
     list_weights: dict[str, float] = field(default_factory=dict)  # rrf: what each ranking counted
+    queries: list[str] = field(default_factory=list)  # the variants searched, in label order
 
 
 def _fill_cosine(candidates: list[Candidate], query_vector: np.ndarray, model: str) -> None:
@@ -129,6 +130,7 @@ def retrieve(
         query_vector=query_vector,
         # one ranking alone (dense or BM25 mode) was not weighed against anything
         list_weights={k: round(w, 3) for k, w in weights.items()} if len(ranked) > 1 else {},
+        queries=queries,
     )
 
 

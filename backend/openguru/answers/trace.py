@@ -30,6 +30,7 @@ def trace_for(
         "retrieval_mode": retrieval.mode,
         "llm": llm,
         "timings_ms": {k: round(v, 1) for k, v in retrieval.timings_ms.items()},
+        "queries": retrieval.queries,  # query variant i is ranked as dense<i> and bm25<i>
         "list_weights": retrieval.list_weights,
         "threshold": round(decision.threshold, 4),
         "best": round(decision.best, 4),
