@@ -61,6 +61,14 @@ class Supervisor:
             time.sleep(0.5)
 
 
+def stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and SIGTERM both stop the platform. SIGINT is set explicitly: a shell
+    that starts `make run` in the background hands it SIGINT ignored, and Python then leaves it
+    ignored."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+
+
 def _manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=BACKEND, env=env, check=True)
 
@@ -76,7 +84,7 @@ def main() -> int:
 
     data_dir = Path(settings_env.str("OPENGURU_DATA_DIR", default=str(REPO / "data")))
     supervisor = Supervisor()
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    stop_on_signals()
     try:
         if env["MILVUS_URI"] == f"http://127.0.0.1:{args.milvus_port}":
             from openguru.providers.vectorstore.lite_server import start_lite_server
