@@ -9,6 +9,7 @@ import pytest
 from openguru.evaluation.corpus_loader import CorpusLoader
 from openguru.evaluation.datasets import (
     CorpusRecord,
+    ReferenceAnswer,
     default_eval_dir,
     discover_datasets,
     load_dataset,
@@ -51,7 +52,8 @@ def write_folder(root: Path, *, gzipped: bool = True, page_qrels: bool = True) -
     (root / "answers.jsonl").write_text(
         _jsonl(
             [
-                {"_id": "q1", "is_impossible": False},
+                {"_id": "q1", "is_impossible": False, "answers": ["os.walk", " ", "os.walk()"]},
+                {"_id": "q2", "answer": "The global interpreter lock.\n"},
                 {"_id": "q3", "is_impossible": True, "answers": []},
             ]
         )
@@ -77,6 +79,10 @@ def test_reads_a_gzipped_folder_with_page_qrels(tmp_path: Path) -> None:
     }
     assert dataset.page_qrels == {"q1": {"lib/os": 1}}
     assert dataset.unanswerable_ids == frozenset({"q3"})
+    assert dataset.answers == {
+        "q1": ReferenceAnswer(spans=("os.walk", "os.walk()")),
+        "q2": ReferenceAnswer(prose="The global interpreter lock."),
+    }
 
 
 def test_reads_a_plain_folder_without_page_qrels(tmp_path: Path) -> None:

@@ -90,7 +90,12 @@ def write_tiny_dataset(folder: Path, words: tuple[str, ...] | list[str] = WORDS)
     _jsonl(folder / "queries.jsonl", questions)
     _tsv(folder / "qrels.tsv", [(f"q{i}", f"doc{i}") for i in range(6)])
     _tsv(folder / "qrels_page.tsv", [(f"q{i}", f"page{i // 3}") for i in range(6)])
-    _jsonl(folder / "answers.jsonl", [{"_id": "q-impossible", "is_impossible": True}])
+    answers = [
+        {"_id": "q0", "answers": [f"{words[0]} meets the {words[1]}"]},  # SQuAD-like spans
+        {"_id": "q1", "answer": f"The {words[1]} meets the {words[2]} here."},  # an FAQ's prose
+        {"_id": "q-impossible", "is_impossible": True},
+    ]
+    _jsonl(folder / "answers.jsonl", answers)
     return folder
 
 
@@ -135,7 +140,7 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         "--drop-gurus",
     )
 
-    assert set(report) == {"commit", "records", "refusal"}
+    assert set(report) == {"commit", "records", "refusal", "answers"}
     head = subprocess.run(
         ["git", "rev-parse", "HEAD"],
         cwd=REPO_DIR,
@@ -177,8 +182,21 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
     # Somewhere in the sweep the gate tells the two apart: unknown words are refused first.
     assert any(r["refused_out_of_scope"] > r["refused_in_scope"] for r in asked_elsewhere)
 
+    # Each question's extractive answer first quotes the sentence holding both its words.
+    assert report["answers"] == [
+        {
+            "dataset": "tinyset",
+            "answerer": "extractive",
+            "questions": 2,
+            "answered": 1.0,
+            **{f"{kind}@{k}": 1.0 for kind in ("hit", "f1") for k in (1, 3, 5)},
+        }
+    ]
+
     markdown = (tmp_path / "reports" / "eval.md").read_text()
     assert "| bm25 | doc | 6 | 2 |" in markdown
+    assert "| tinyset | 2 | 1.0000 | hit | 1.0000 | 1.0000 | 1.0000 |" in markdown
+    assert "| tinyset | 2 | 1.0000 | f1 | 1.0000 | 1.0000 | 1.0000 |" in markdown
     assert "out of scope: elsewhere" in markdown
     assert "7 in-scope and 5 out-of-scope questions." in markdown
     for chart in ("eval_metrics.png", "eval_refusal.png"):

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+
 from openguru.answers.fusion import Candidate
 from openguru.sources.chunking.sizing import elided
 
@@ -87,6 +89,13 @@ def build_contexts(kept: Sequence[Candidate], *, max_text: int, max_code: int) -
     code = [c for c in ranked if c.type == "code"][:max_code]
     text = [c for c in ranked if c.type != "code"][:max_text]
     return sorted(code + text, key=lambda c: c.relevance, reverse=True)
+
+
+def answer_contexts(kept: Sequence[Candidate]) -> list[Context]:
+    """The contexts an answer reads: the top RETRIEVAL_TOP_TEXT text and RETRIEVAL_TOP_CODE code."""
+    return build_contexts(
+        kept, max_text=settings.RETRIEVAL_TOP_TEXT, max_code=settings.RETRIEVAL_TOP_CODE
+    )
 
 
 def _icon(link: str) -> str:

@@ -17,11 +17,11 @@ from typing import Any
 from django.conf import settings
 
 from openguru.answers import events
-from openguru.answers.context import build_contexts, references_for
+from openguru.answers.context import answer_contexts, references_for
 from openguru.answers.events import AnswerEvent
 from openguru.answers.extractive import extractive_answer
 from openguru.answers.fusion import Candidate
-from openguru.answers.gate import trust_gate
+from openguru.answers.gate import answer_gate
 from openguru.answers.groundwork import AskRequest, groundwork_gather
 from openguru.answers.models import Question
 from openguru.answers.prompts import (
@@ -140,11 +140,10 @@ async def _ask(
         clock.lap("relevance_ms")
     understanding = understanding_call.if_ready()
 
-    decision = trust_gate(
+    decision = answer_gate(
         retrieval.candidates,
         threshold=platform.trust_score_threshold,
         margin=platform.trust_score_margin,
-        max_keep=settings.RETRIEVAL_TOP_TEXT + settings.RETRIEVAL_TOP_CODE,
     )
     trace = trace_for(retrieval, decision, fast=fast, llm=llm is not None)
     timings: dict[str, float] = trace["timings_ms"]
@@ -169,9 +168,7 @@ async def _ask(
         yield events.done(refused=True, content=REFUSAL)
         return
 
-    contexts = build_contexts(
-        decision.kept, max_text=settings.RETRIEVAL_TOP_TEXT, max_code=settings.RETRIEVAL_TOP_CODE
-    )
+    contexts = answer_contexts(decision.kept)
     references = references_for(contexts)
     slug = existing.slug if existing else understanding.slug
     clock.mark("meta_ms")

@@ -145,14 +145,31 @@ def _code(block: _Block) -> str:
     return f"```{block.language}\n{body}\n```"
 
 
-def extractive_answer(*, question: str, contexts: Sequence[Context], max_sentences: int = 5) -> str:
+@dataclass(frozen=True)
+class Quote:
+    """A sentence the extractive answer quotes, the code block it introduces, and its source."""
+
+    passage: _Passage
+    context: Context
+
+    @property
+    def text(self) -> str:
+        """The quoted words alone, without the citation: what a reader gets from the sources."""
+        code = self.passage.code
+        return self.passage.sentence if code is None else f"{self.passage.sentence}\n{code.text}"
+
+
+def extracted_quotes(
+    *, question: str, contexts: Sequence[Context], max_sentences: int = 5
+) -> list[Quote]:
+    """The sentences to quote, best first: most words shared with the question, the context's
+    relevance breaking ties (docs/benchmarks.md compares this with semantic rankings)."""
     query = _words(question)
     scored: list[tuple[float, int, _Passage, Context]] = []
     for rank, context in enumerate(contexts):
         for passage in _passages(context.body_text):
             overlap = len(query & _words(passage.sentence))
             if overlap:
-                # Word overlap ranks sentences; the context's relevance breaks ties.
                 scored.append((overlap + context.relevance, -rank, passage, context))
     if not scored:
         scored = [
@@ -161,10 +178,17 @@ def extractive_answer(*, question: str, contexts: Sequence[Context], max_sentenc
             if (passages := _passages(c.body_text))
         ]
     best = sorted(scored, key=lambda s: (s[0], s[1]), reverse=True)[:max_sentences]
+    return [Quote(passage, context) for _, _, passage, context in best]
+
+
+def extractive_answer(*, question: str, contexts: Sequence[Context], max_sentences: int = 5) -> str:
     lines = [EXTRACTED_LABEL, ""]
-    for _, _, passage, context in best:
+    for quote in extracted_quotes(
+        question=question, contexts=contexts, max_sentences=max_sentences
+    ):
+        context = quote.context
         cite = f" — [{context.title}]({context.link})" if context.link else f" — {context.title}"
-        lines.append(f"> {passage.sentence}{cite}\n")
-        if passage.code is not None:
-            lines.append(f"{_code(passage.code)}\n")
+        lines.append(f"> {quote.passage.sentence}{cite}\n")
+        if quote.passage.code is not None:
+            lines.append(f"{_code(quote.passage.code)}\n")
     return "\n".join(lines).rstrip() + "\n"

@@ -7,6 +7,8 @@ a strong match does not drag weak neighbours in. trust score = mean relevance of
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from openguru.answers.fusion import Candidate
 
 
@@ -34,3 +36,15 @@ def trust_gate(
     dropped = [c for c in ranked if c.hit.id not in kept_ids]
     trust = sum(c.relevance for c in kept) / len(kept) if kept else 0.0
     return GateDecision(kept=kept, dropped=dropped, threshold=cut, best=best, trust_score=trust)
+
+
+def answer_gate(
+    candidates: Sequence[Candidate], *, threshold: float, margin: float
+) -> GateDecision:
+    """The gate as the answer engine applies it: up to as many contexts as an answer uses."""
+    return trust_gate(
+        candidates,
+        threshold=threshold,
+        margin=margin,
+        max_keep=settings.RETRIEVAL_TOP_TEXT + settings.RETRIEVAL_TOP_CODE,
+    )

@@ -3,7 +3,9 @@
 A folder holds `corpus.jsonl[.gz]` (`_id, title, text`, optional `url`, `page`), `queries.jsonl`
 (`_id, text`) and `qrels.tsv` (`query-id, corpus-id, score`, header line); optionally
 `qrels_page.tsv` (gold at page level: corpus-id is a corpus record's `page`) and `answers.jsonl`
-(records with `is_impossible: true` mark questions the corpus cannot answer).
+(records with `is_impossible: true` mark questions the corpus cannot answer; `answers`, a list of
+short gold strings as in SQuAD, or `answer`, a written reference answer as in an FAQ, say what a
+good answer contains).
 """
 
 import gzip
@@ -52,6 +54,12 @@ class Query:
 
 
 @dataclass(frozen=True)
+class ReferenceAnswer:
+    spans: tuple[str, ...] = ()  # short gold strings: a good answer contains one of them
+    prose: str = ""  # a written reference answer
+
+
+@dataclass(frozen=True)
 class BeirDataset:
     name: str
     path: Path
@@ -60,6 +68,7 @@ class BeirDataset:
     qrels: Qrels
     page_qrels: Qrels | None
     unanswerable_ids: frozenset[str]
+    answers: dict[str, ReferenceAnswer]  # by query id, for answerable questions that have one
 
     def corpus(self) -> Iterator[CorpusRecord]:
         with _open_text(self.corpus_path) as lines:
@@ -99,6 +108,7 @@ def load_dataset(path: Path) -> BeirDataset:
         )
     corpus_path = next(path / name for name in CORPUS_FILES if (path / name).is_file())
     page_qrels = path / PAGE_QRELS_FILE
+    unanswerable_ids, answers = read_answers(path / ANSWERS_FILE)
     return BeirDataset(
         name=path.name,
         path=path,
@@ -106,7 +116,8 @@ def load_dataset(path: Path) -> BeirDataset:
         queries=tuple(read_queries(path / QUERIES_FILE)),
         qrels=read_qrels(path / QRELS_FILE),
         page_qrels=read_qrels(page_qrels) if page_qrels.is_file() else None,
-        unanswerable_ids=read_unanswerable_ids(path / ANSWERS_FILE),
+        unanswerable_ids=unanswerable_ids,
+        answers=answers,
     )
 
 
@@ -130,12 +141,28 @@ def read_qrels(path: Path) -> Qrels:
     return qrels
 
 
-def read_unanswerable_ids(path: Path) -> frozenset[str]:
+def read_answers(path: Path) -> tuple[frozenset[str], dict[str, ReferenceAnswer]]:
+    """The questions marked impossible, and the reference answers of the others."""
     if not path.is_file():
-        return frozenset()
+        return frozenset(), {}
+    impossible: set[str] = set()
+    answers: dict[str, ReferenceAnswer] = {}
     with _open_text(path) as lines:
-        records = (json.loads(line) for line in lines if line.strip())
-        return frozenset(str(r["_id"]) for r in records if r.get("is_impossible") is True)
+        for line in lines:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            query_id = str(record["_id"])
+            if record.get("is_impossible") is True:
+                impossible.add(query_id)
+                continue
+            reference = ReferenceAnswer(
+                spans=tuple(str(a) for a in record.get("answers") or () if str(a).strip()),
+                prose=str(record.get("answer") or "").strip(),
+            )
+            if reference.spans or reference.prose:
+                answers[query_id] = reference
+    return frozenset(impossible), answers
 
 
 def _corpus_record(record: dict[str, Any]) -> CorpusRecord:

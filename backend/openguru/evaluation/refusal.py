@@ -26,6 +26,7 @@ Refusals = tuple[bool, ...]
 
 @dataclass(frozen=True)
 class GateSettings:
+    threshold: float  # what an answer is gated at (the refusal sweep tries every THRESHOLDS)
     margin: float
     max_keep: int
     candidates: int  # how many retrieved candidates the gate sees, as in the answer engine
@@ -33,8 +34,10 @@ class GateSettings:
 
 def default_gate_settings() -> GateSettings:
     # The model's defaults, not the live row: an admin's tuning must not move the benchmark.
+    defaults = PlatformSettings()
     return GateSettings(
-        margin=PlatformSettings().trust_score_margin,
+        threshold=defaults.trust_score_threshold,
+        margin=defaults.trust_score_margin,
         max_keep=settings.RETRIEVAL_TOP_TEXT,
         candidates=settings.RETRIEVAL_CANDIDATES,
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from openguru.evaluation.answer_quality import QUOTE_CUTOFFS
 from openguru.evaluation.metrics import METRIC_NAMES
 from openguru.evaluation.refusal import GateSettings
 
@@ -38,9 +39,18 @@ def git_commit(repo_dir: Path) -> str:
 
 
 def eval_report(
-    *, commit: str, records: Sequence[dict[str, Any]], refusal: Sequence[dict[str, Any]]
+    *,
+    commit: str,
+    records: Sequence[dict[str, Any]],
+    refusal: Sequence[dict[str, Any]],
+    answers: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    return {"commit": commit, "records": list(records), "refusal": list(refusal)}
+    return {
+        "commit": commit,
+        "records": list(records),
+        "refusal": list(refusal),
+        "answers": list(answers),
+    }
 
 
 def write_json(report: dict[str, Any], reports_dir: Path) -> Path:
@@ -76,6 +86,7 @@ def write_markdown(
     ]
     lines += _metric_tables(report["records"])
     lines += _refusal_tables(report["refusal"], gate, pair_sizes)
+    lines += _answer_table(report.get("answers", []), gate)
     lines += [f"![{name}]({name})" for name in charts]
     lines += ["", *_time_table(times, total_seconds)]
     path = reports_dir / MARKDOWN_NAME
@@ -140,6 +151,29 @@ def _refusal_tables(
             )
         lines.append("")
     return lines
+
+
+def _answer_table(answers: Sequence[dict[str, Any]], gate: GateSettings) -> list[str]:
+    if not answers:
+        return []
+    lines = [
+        "## Extractive answers",
+        "",
+        "The answer without an LLM, per in-scope question with a reference answer: hit@k, the "
+        "first k quoted sentences contain a gold answer string; f1@k, their token F1 against "
+        f"the reference answer. Refused at the gate (threshold {gate.threshold}) scores 0.",
+        "",
+    ]
+    header = ["dataset", "questions", "answered", "metric", *(f"@{k}" for k in QUOTE_CUTOFFS)]
+    lines += [_row(header), _row(["---"] + ["---:"] * 2 + ["---"] + ["---:"] * len(QUOTE_CUTOFFS))]
+    for record in answers:
+        for kind in ("hit", "f1"):  # a dataset may hold both kinds of reference
+            if f"{kind}@{QUOTE_CUTOFFS[0]}" not in record:
+                continue
+            cells = [record["dataset"], str(record["questions"]), f"{record['answered']:.4f}"]
+            cells += [kind, *(f"{record[f'{kind}@{k}']:.4f}" for k in QUOTE_CUTOFFS)]
+            lines.append(_row(cells))
+    return [*lines, ""]
 
 
 def _time_table(times: Sequence[StageTime], total_seconds: float) -> list[str]:

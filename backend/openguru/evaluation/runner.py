@@ -10,7 +10,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from openguru.answers.context import answer_contexts
+from openguru.answers.extractive import extracted_quotes
 from openguru.answers.fusion import Candidate
+from openguru.answers.gate import answer_gate
 from openguru.answers.retrieval import Mode, retrieve
 from openguru.evaluation.corpus_index import EvalIndex
 from openguru.evaluation.metrics import DEEPEST_CUTOFF
@@ -84,6 +87,18 @@ class QueryRunner:
     def refusals(self, text: str, mode: Mode) -> Refusals:
         """Only the gate's decisions: retrieve as many candidates as the answer engine does."""
         return refusals(self._retrieve(text, mode, self.gate.candidates), self.gate)
+
+    def quotes(self, text: str) -> list[str] | None:
+        """What the extractive answer quotes for one question, best first, as the answer engine
+        gets there (its retrieval mode and depth, the gate at the default threshold, its
+        contexts); None when the gate refuses."""
+        mode: Mode = "hybrid_rerank" if self.reranker is not None else "hybrid"
+        candidates = self._retrieve(text, mode, self.gate.candidates)
+        decision = answer_gate(candidates, threshold=self.gate.threshold, margin=self.gate.margin)
+        if not decision.passed:
+            return None
+        contexts = answer_contexts(decision.kept)
+        return [quote.text for quote in extracted_quotes(question=text, contexts=contexts)]
 
     def _retrieve(self, text: str, mode: Mode, limit: int) -> list[Candidate]:
         return retrieve(

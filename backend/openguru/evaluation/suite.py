@@ -11,6 +11,7 @@ from django.conf import settings
 
 from openguru.answers.fusion import FusionSettings
 from openguru.answers.retrieval import Mode
+from openguru.evaluation.answer_quality import answer_record, score_quotes
 from openguru.evaluation.concurrency import ordered_map
 from openguru.evaluation.corpus_index import (
     ChunkSettings,
@@ -55,6 +56,7 @@ class DatasetResult:
     records: list[dict[str, Any]] = field(default_factory=list)
     in_scope: list[Refusals] = field(default_factory=list)
     unanswerable: list[Refusals] = field(default_factory=list)
+    answers: list[dict[str, Any]] = field(default_factory=list)  # answer quality (answer_record)
     seconds: dict[str, float] = field(default_factory=dict)  # stage -> wall time
     queries_run: dict[str, int] = field(default_factory=dict)  # stage -> questions asked
 
@@ -141,6 +143,8 @@ def evaluate_dataset(
         _evaluate_mode(result, mode, judged, options, log)
     if REFUSAL_MODE in options.modes:
         _collect_own_refusals(result, options, log)
+        if dataset.answers:
+            _score_answers(result, options, log)
     return result
 
 
@@ -216,6 +220,27 @@ def _collect_own_refusals(result: DatasetResult, options: RunOptions, log: Log) 
     )
     result.seconds["refusal"] = time.monotonic() - started
     result.queries_run["refusal"] = len(extra) + len(unanswerable)
+
+
+def _score_answers(result: DatasetResult, options: RunOptions, log: Log) -> None:
+    """The extractive answer of every in-scope question that has a reference answer."""
+    dataset = result.dataset
+    questions = [
+        q for q in in_scope_queries(dataset, options.limit_queries) if q.query_id in dataset.answers
+    ]
+    progress = _Progress(f"[{dataset.name}] extractive answers", len(questions), log)
+
+    def score(query: Query) -> tuple[bool, dict[str, float]]:
+        quotes = result.runner.quotes(query.text)
+        progress.step()
+        return quotes is not None, score_quotes(quotes, dataset.answers[query.query_id])
+
+    started = time.monotonic()
+    scored = ordered_map(score, questions, workers=options.workers)
+    progress.done()
+    result.answers.append(answer_record(dataset=dataset.name, scored=scored))
+    result.seconds["answers"] = time.monotonic() - started
+    result.queries_run["answers"] = len(questions)
 
 
 def refusals_for(

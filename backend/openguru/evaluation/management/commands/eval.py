@@ -136,6 +136,7 @@ class Command(BaseCommand):
             commit=commit,
             records=[record for result in results for record in result.records],
             refusal=[record for pair in pairs for record in pair.records()],
+            answers=[record for result in results for record in result.answers],
         )
         reports_dir = Path(options["reports_dir"]).resolve()
         json_path = _write_reports(report, results, pairs, gate, reports_dir, started)
@@ -158,6 +159,12 @@ class Command(BaseCommand):
                 f"{r['dataset']:<20} {r['mode']:<14} {r['level']:<4} "
                 f"nDCG@10 {r['ndcg@10']:.4f}  R@10 {r['recall@10']:.4f}  "
                 f"R@100 {r['recall@100']:.4f}  MRR@10 {r['mrr@10']:.4f}  ({r['queries']} q)"
+            )
+        for a in report["answers"]:
+            scores = "  ".join(f"{k} {v:.4f}" for k, v in a.items() if "@" in k)
+            self.stdout.write(
+                f"{a['dataset']:<20} {a['answerer']:<14} answers  answered {a['answered']:.4f}  "
+                f"{scores}  ({a['questions']} q)"
             )
         self.stdout.write(f"wrote {json_path} and the report beside it in {seconds:.0f}s")
 
