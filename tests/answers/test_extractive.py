@@ -110,3 +110,17 @@ def test_backticks_inside_the_code_cannot_close_our_fence():
     answer = answer_from(f"Write a CSV reading example in Markdown:\n\n{example}")
     assert answer.count("```") == 2
     assert "print(fence)\n```" in answer
+
+
+def test_a_sentence_is_quoted_once():
+    # Adjacent chunks overlap, and the second one starts part-way into the first's last sentence.
+    first = f"Intro words that say nothing much at all.\n\n{BODY}"
+    second = (
+        f"virtual environment with source myenv/bin/activate before installing packages.\n\n{BODY}"
+    )
+    answer = extractive_answer(
+        question="How do I activate a virtual environment?",
+        contexts=[context(first, second, headings=set())],
+    )
+    assert answer.count("source myenv/bin/activate") == 1
+    assert answer.count("python -m venv myenv") == 1

@@ -177,8 +177,23 @@ def extracted_quotes(
             for r, c in enumerate(contexts)
             if (passages := _passages(c.body_text))
         ]
-    best = sorted(scored, key=lambda s: (s[0], s[1]), reverse=True)[:max_sentences]
-    return [Quote(passage, context) for _, _, passage, context in best]
+    quotes: list[Quote] = []
+    for _, _, passage, context in sorted(scored, key=lambda s: (s[0], s[1]), reverse=True):
+        if len(quotes) == max_sentences:
+            break
+        if not any(_repeats(passage.sentence, quote.passage.sentence) for quote in quotes):
+            quotes.append(Quote(passage, context))
+    return quotes
+
+
+def _repeats(sentence: str, quoted: str) -> bool:
+    """Already said: adjacent chunks overlap, and a section repeats across pages (release notes
+    quote each other), so the same sentence, or a cut-off piece of it, comes back."""
+    return _squeezed(sentence) in _squeezed(quoted) or _squeezed(quoted) in _squeezed(sentence)
+
+
+def _squeezed(text: str) -> str:
+    return " ".join(text.lower().split())
 
 
 def extractive_answer(*, question: str, contexts: Sequence[Context], max_sentences: int = 5) -> str:
