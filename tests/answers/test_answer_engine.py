@@ -5,9 +5,11 @@ import json
 import threading
 import time
 
+import numpy as np
 import pytest
 from openguru.answers import engine
 from openguru.answers.models import OutOfContextQuestion, Question
+from openguru.providers.embeddings.factory import get_embedder
 from openguru.sources.models import DataSource
 
 from tests.answers.conftest import json_calls, page_url, stream_calls
@@ -141,6 +143,18 @@ def test_a_reworded_question_reuses_the_answer_by_embedding(anon_client, python_
     again = ask(anon_client, "With venv, how do I create a virtual environment?", mode="fast")
     assert again.get("cached") is True
     assert len(stream_calls(llm_server)) == 1
+
+
+def test_a_question_that_only_looks_alike_is_answered_anew(anon_client, python_guru, llm_server):
+    first = "How do I create a virtual environment from a requirements file?"
+    reverse = "How do I create a requirements file from a virtual environment?"
+    embed = get_embedder().embed_query
+    a, b = np.asarray(embed(first)), np.asarray(embed(reverse))
+    assert a @ b / np.linalg.norm(a) / np.linalg.norm(b) >= 0.95  # the vectors alone would match
+    ask(anon_client, first, mode="fast")
+    again = ask(anon_client, reverse, mode="fast")
+    assert again.get("cached") is not True
+    assert len(stream_calls(llm_server)) == 2
 
 
 def test_reindexing_a_cited_source_with_changes_makes_the_answer_stale(

@@ -76,6 +76,7 @@ def groundwork_gather(
         if look_for_similar:
             work.similar = question_find_similar(
                 guru=request.guru,
+                text=request.question,
                 vector=vector,
                 min_similarity=work.platform.similar_question_threshold,
             )

@@ -4,6 +4,7 @@ from django.utils.text import slugify
 
 from openguru.answers.models import Binge, Question
 from openguru.answers.question_vectors import similar_vectors
+from openguru.answers.wording import same_question
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 
@@ -37,21 +38,35 @@ def question_find_same(*, guru: Guru, text: str) -> Question | None:
     )
 
 
+MAX_NEAR_DUPLICATES = 5  # the nearest questions above the similarity floor whose words are read
+
+
 def question_find_similar(
-    *, guru: Guru, vector: list[float], min_similarity: float
+    *, guru: Guru, text: str, vector: list[float], min_similarity: float
 ) -> Question | None:
-    """The nearest earlier question whose embedding is at least `min_similarity` alike."""
+    """The nearest earlier question whose embedding is at least `min_similarity` alike and which
+    asks the same thing in other words (`wording.same_question`: similar vectors alone also
+    match a question's reverse)."""
     answered = _answered(guru)
     pks, unit_rows = similar_vectors(guru=guru, questions=answered, dimension=len(vector))
     if not pks:
         return None
     query = np.asarray(vector, dtype="<f4")
     similarities = unit_rows @ query / (np.linalg.norm(query) or 1.0)
-    best = int(np.argmax(similarities))
-    if similarities[best] >= min_similarity:
-        # Fetched through the same filter: the in-memory copy may be a moment behind.
-        return answered.filter(pk=pks[best]).first()
-    return None
+    close = np.flatnonzero(similarities >= min_similarity)
+    if not close.size:
+        return None
+    nearest = [pks[i] for i in close[np.argsort(-similarities[close])][:MAX_NEAR_DUPLICATES]]
+    # Fetched through the same filter: the in-memory copy may be a moment behind.
+    fetched = answered.in_bulk(nearest)
+    return next(
+        (
+            fetched[pk]
+            for pk in nearest
+            if pk in fetched and same_question(text, fetched[pk].user_question)
+        ),
+        None,
+    )
 
 
 def binge_history(*, binge: Binge, limit: int = 5) -> list[tuple[str, str]]:
