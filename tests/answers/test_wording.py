@@ -16,6 +16,7 @@ from openguru.answers.wording import same_question
         ),
         ("What flows between Bingen and Bonn?", "What flows between the Bingen and Bonn?"),
         ("Please, how does one read a CSV file?", "How do I read a CSV file"),
+        ("In Python, how do I read a file?", "How do I read a file in Python?"),
     ],
 )
 def test_other_words_for_the_same_question(first, second):
@@ -43,6 +44,7 @@ def test_other_words_for_the_same_question(first, second):
         ("How do I sort a list in ascending order?", "How do I sort a list in descending order?"),
         ("Is Python 2 supported?", "Is Python 3 supported?"),
         ("How do I read a file?", "How can I read a file?"),
+        ("What is a Django model form?", "What is a Django form model?"),
         ("How do I read a file?", "How do I read a file in Python?"),
     ],
 )

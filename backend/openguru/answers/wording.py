@@ -6,8 +6,8 @@ and "…a number to a string?" at cosine 0.995, and SQuAD's dev questions hold d
 "more likely", "fail" / "not fail") or swap two names. Reusing an answer there would answer
 another question. So a near-duplicate must also use the same words in the same order, except
 for filler (articles, the "do" of "how do I", pronouns, "please"), case and punctuation; moving
-one phrase is allowed ("With venv, how do I create…?" / "How do I create… with venv?"), swapping
-two words is not.
+one phrase of two words or more past another is allowed ("With venv, how do I create…?" / "How
+do I create… with venv?"); swapping two words is not ("model form" / "form model").
 """
 
 import re
@@ -30,7 +30,7 @@ def same_question(a: str, b: str) -> bool:
 
 
 def _one_phrase_moved(first: list[str], second: list[str]) -> bool:
-    """`second` is `first` with two adjacent runs of words exchanged (a phrase moved)."""
+    """`second` is `first` with two adjacent runs of two words or more exchanged."""
     start = 0
     while first[start] == second[start]:
         start += 1
@@ -38,4 +38,4 @@ def _one_phrase_moved(first: list[str], second: list[str]) -> bool:
     while first[end - 1] == second[end - 1]:
         end -= 1
     left, right = first[start:end], second[start:end]
-    return any(right == left[cut:] + left[:cut] for cut in range(1, len(left)))
+    return any(right == left[cut:] + left[:cut] for cut in range(2, len(left) - 1))
