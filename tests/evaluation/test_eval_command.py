@@ -87,6 +87,9 @@ def write_tiny_dataset(folder: Path, words: tuple[str, ...] | list[str] = WORDS)
     ]
     questions.append({"_id": "q-no-gold", "text": f"{words[7]} alone"})
     questions.append({"_id": "q-impossible", "text": f"{OTHER_WORDS[0]} {OTHER_WORDS[1]}"})
+    # Alike to the fake embedder (a bag of words): one is the same question, one is not.
+    questions.append({"_id": "q-again", "text": f"The {OTHER_WORDS[0]} {OTHER_WORDS[1]}?"})
+    questions.append({"_id": "q-swapped", "text": f"{OTHER_WORDS[1]} {OTHER_WORDS[0]}"})
     _jsonl(folder / "queries.jsonl", questions)
     _tsv(folder / "qrels.tsv", [(f"q{i}", f"doc{i}") for i in range(6)])
     _tsv(folder / "qrels_page.tsv", [(f"q{i}", f"page{i // 3}") for i in range(6)])
@@ -94,6 +97,8 @@ def write_tiny_dataset(folder: Path, words: tuple[str, ...] | list[str] = WORDS)
         {"_id": "q0", "answers": [f"{words[0]} meets the {words[1]}"]},  # SQuAD-like spans
         {"_id": "q1", "answer": f"The {words[1]} meets the {words[2]} here."},  # an FAQ's prose
         {"_id": "q-impossible", "is_impossible": True},
+        {"_id": "q-again", "is_impossible": True},
+        {"_id": "q-swapped", "is_impossible": True},
     ]
     _jsonl(folder / "answers.jsonl", answers)
     return folder
@@ -140,7 +145,7 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         "--drop-gurus",
     )
 
-    assert set(report) == {"commit", "records", "refusal", "answers"}
+    assert set(report) == {"commit", "records", "refusal", "answers", "near_duplicates"}
     head = subprocess.run(
         ["git", "rev-parse", "HEAD"],
         cwd=REPO_DIR,
@@ -160,7 +165,7 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         assert record["settings"]["embedder_model"] == "fake-hash-embedder"
         assert record["settings"]["documents"] == len(WORDS)
         assert record["queries"] == 6
-        assert record["skipped_queries"] == 2  # the question without gold, the impossible one
+        assert record["skipped_queries"] == 4  # the question without gold, the impossible ones
     for mode in ("dense", "bm25", "hybrid"):
         # Every question repeats its document's two own words: it must come first.
         assert _by(records, mode, "doc")["recall@1"] == 1.0
@@ -193,8 +198,21 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         }
     ]
 
+    drozzle, wumpkin = OTHER_WORDS[:2]
+    assert report["near_duplicates"] == [
+        {
+            "dataset": "tinyset",
+            "questions": 10,
+            "threshold": 0.95,
+            "similar_pairs": 3,  # the three wordings of drozzle and wumpkin
+            "reused_pairs": 1,
+            "reused_examples": [[f"The {drozzle} {wumpkin}?", f"{drozzle} {wumpkin}"]],
+        }
+    ]
+
     markdown = (tmp_path / "reports" / "eval.md").read_text()
-    assert "| bm25 | doc | 6 | 2 |" in markdown
+    assert "| bm25 | doc | 6 | 4 |" in markdown
+    assert "| tinyset | 10 | 0.95 | 3 | 1 |" in markdown
     assert "| tinyset | 2 | 1.0000 | hit | 1.0000 | 1.0000 | 1.0000 |" in markdown
     assert "| tinyset | 2 | 1.0000 | f1 | 1.0000 | 1.0000 | 1.0000 |" in markdown
     assert "out of scope: elsewhere" in markdown

@@ -44,12 +44,14 @@ def eval_report(
     records: Sequence[dict[str, Any]],
     refusal: Sequence[dict[str, Any]],
     answers: Sequence[dict[str, Any]] = (),
+    near_duplicates: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     return {
         "commit": commit,
         "records": list(records),
         "refusal": list(refusal),
         "answers": list(answers),
+        "near_duplicates": list(near_duplicates),
     }
 
 
@@ -87,6 +89,7 @@ def write_markdown(
     lines += _metric_tables(report["records"])
     lines += _refusal_tables(report["refusal"], gate, pair_sizes)
     lines += _answer_table(report.get("answers", []), gate)
+    lines += _near_duplicate_table(report.get("near_duplicates", []))
     lines += [f"![{name}]({name})" for name in charts]
     lines += ["", *_time_table(times, total_seconds)]
     path = reports_dir / MARKDOWN_NAME
@@ -173,6 +176,29 @@ def _answer_table(answers: Sequence[dict[str, Any]], gate: GateSettings) -> list
             cells = [record["dataset"], str(record["questions"]), f"{record['answered']:.4f}"]
             cells += [kind, *(f"{record[f'{kind}@{k}']:.4f}" for k in QUOTE_CUTOFFS)]
             lines.append(_row(cells))
+    return [*lines, ""]
+
+
+def _near_duplicate_table(near_duplicates: Sequence[dict[str, Any]]) -> list[str]:
+    if not near_duplicates:
+        return []
+    lines = [
+        "## Near-duplicate questions",
+        "",
+        "Pairs of a dataset's distinct questions whose embeddings are at least the similarity "
+        "setting alike, and how many the wording guard still lets the cache reuse an answer "
+        "for (each is a wrong answer unless the two are one question written twice).",
+        "",
+        _row(["dataset", "questions", "threshold", "similar pairs", "reused pairs"]),
+        _row(["---", "---:", "---:", "---:", "---:"]),
+    ]
+    examples: list[str] = []
+    for r in near_duplicates:
+        cells = [r["dataset"], str(r["questions"]), str(r["threshold"])]
+        lines.append(_row([*cells, str(r["similar_pairs"]), str(r["reused_pairs"])]))
+        examples += [f"* {r['dataset']}: {a} / {b}" for a, b in r["reused_examples"]]
+    if examples:
+        lines += ["", "Reused pairs:", "", *examples]
     return [*lines, ""]
 
 

@@ -11,6 +11,7 @@ from django.conf import settings
 
 from openguru.answers.fusion import FusionSettings
 from openguru.answers.retrieval import Mode
+from openguru.core.models import PlatformSettings
 from openguru.evaluation.answer_quality import answer_record, score_quotes
 from openguru.evaluation.concurrency import ordered_map
 from openguru.evaluation.corpus_index import (
@@ -21,6 +22,7 @@ from openguru.evaluation.corpus_index import (
 )
 from openguru.evaluation.datasets import BeirDataset, CorpusRecord, Query
 from openguru.evaluation.metrics import METRIC_NAMES, has_relevant, summarize
+from openguru.evaluation.near_duplicates import near_duplicate_record
 from openguru.evaluation.refusal import REFUSAL_MODE, GateSettings, RefusalPair, Refusals
 from openguru.evaluation.runner import QueryRunner, Ranked
 from openguru.providers.embeddings.base import Embedder
@@ -57,6 +59,7 @@ class DatasetResult:
     in_scope: list[Refusals] = field(default_factory=list)
     unanswerable: list[Refusals] = field(default_factory=list)
     answers: list[dict[str, Any]] = field(default_factory=list)  # answer quality (answer_record)
+    near_duplicates: dict[str, Any] | None = None  # near_duplicate_record
     seconds: dict[str, float] = field(default_factory=dict)  # stage -> wall time
     queries_run: dict[str, int] = field(default_factory=dict)  # stage -> questions asked
 
@@ -145,6 +148,12 @@ def evaluate_dataset(
         _collect_own_refusals(result, options, log)
         if dataset.answers:
             _score_answers(result, options, log)
+        result.near_duplicates = near_duplicate_record(
+            dataset=dataset.name,
+            questions=[q.text for q in _first(dataset.queries, options.limit_queries)],
+            embedder=result.runner.embedder,
+            threshold=PlatformSettings().similar_question_threshold,
+        )
     return result
 
 

@@ -137,6 +137,7 @@ class Command(BaseCommand):
             records=[record for result in results for record in result.records],
             refusal=[record for pair in pairs for record in pair.records()],
             answers=[record for result in results for record in result.answers],
+            near_duplicates=[r.near_duplicates for r in results if r.near_duplicates is not None],
         )
         reports_dir = Path(options["reports_dir"]).resolve()
         json_path = _write_reports(report, results, pairs, gate, reports_dir, started)
@@ -165,6 +166,11 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{a['dataset']:<20} {a['answerer']:<14} answers  answered {a['answered']:.4f}  "
                 f"{scores}  ({a['questions']} q)"
+            )
+        for d in report["near_duplicates"]:
+            self.stdout.write(
+                f"{d['dataset']:<20} near-duplicates  {d['similar_pairs']} pairs at cosine >= "
+                f"{d['threshold']}, {d['reused_pairs']} reused  ({d['questions']} q)"
             )
         self.stdout.write(f"wrote {json_path} and the report beside it in {seconds:.0f}s")
 
