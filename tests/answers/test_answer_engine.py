@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from openguru.answers import engine
 from openguru.answers.models import OutOfContextQuestion, Question
+from openguru.answers.selectors import question_slug_for
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.sources.models import DataSource
 
@@ -143,6 +144,19 @@ def test_a_reworded_question_reuses_the_answer_by_embedding(anon_client, python_
     again = ask(anon_client, "With venv, how do I create a virtual environment?", mode="fast")
     assert again.get("cached") is True
     assert len(stream_calls(llm_server)) == 1
+
+
+def test_a_question_with_the_same_slug_but_other_words_is_answered_anew(anon_client, python_guru):
+    # Without an LLM a question's slug is made from its words, and slugs keep 80 characters:
+    # these two differ only past them.
+    start = "How do I create a virtual environment with venv when the project already has a"
+    first, second = f"{start} requirements file?", f"{start} requirements lock?"
+    answered = ask(anon_client, first)
+    assert question_slug_for(second) == answered["slug"]
+    again = ask(anon_client, second)
+    assert again.get("cached") is not True
+    assert again["slug"] != answered["slug"]
+    assert Question.objects.count() == 2
 
 
 def test_a_question_that_only_looks_alike_is_answered_anew(anon_client, python_guru, llm_server):

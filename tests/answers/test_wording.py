@@ -45,6 +45,8 @@ def test_other_words_for_the_same_question(first, second):
         ("Is Python 2 supported?", "Is Python 3 supported?"),
         ("How do I read a file?", "How can I read a file?"),
         ("What is a Django model form?", "What is a Django form model?"),
+        ("Can I create my own functions in C?", "Can I create my own functions in C++?"),
+        ("Is C# supported?", "Is C supported?"),
         ("How do I read a file?", "How do I read a file in Python?"),
     ],
 )

@@ -25,17 +25,22 @@ def _answered(guru: Guru) -> QuerySet[Question]:
     return Question.objects.filter(guru=guru, binge__isnull=True).exclude(content="")
 
 
+SAME_SLUG_CANDIDATES = 5  # earlier questions with this slug or text whose words are compared
+
+
 def question_find_same(*, guru: Guru, text: str) -> Question | None:
     """An earlier answer to this exact question (same slug, else same words), in one query:
-    it runs before every answer."""
+    it runs before every answer. A slug keeps neither case, punctuation nor anything past 80
+    characters ("…functions in C?" and "…in C++?" share one), so the earlier question must
+    also have the same wording (`wording.same_question`)."""
     slug = question_slug_for(text)
-    return (
+    candidates = (
         _answered(guru)
         .filter(Q(slug=slug) | Q(user_question__iexact=text.strip()))
         .annotate(same_slug=Case(When(slug=slug, then=1), default=0))
-        .order_by("-same_slug", "-created_at")
-        .first()
+        .order_by("-same_slug", "-created_at")[:SAME_SLUG_CANDIDATES]
     )
+    return next((q for q in candidates if same_question(text, q.user_question)), None)
 
 
 MAX_NEAR_DUPLICATES = 5  # the nearest questions above the similarity floor whose words are read

@@ -12,7 +12,7 @@ do I create… with venv?"); swapping two words is not ("model form" / "form mod
 
 import re
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\w[\w+#]*")  # "C++" and "C#" are not "C"
 _FILLER = frozenset({"a", "an", "the", "do", "does", "did", "i", "we", "you", "one", "please"})
 
 
