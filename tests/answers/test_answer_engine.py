@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from django.core.cache import cache
 from openguru.answers import engine
 from openguru.answers.models import OutOfContextQuestion, Question
 from openguru.answers.selectors import question_slug_for
@@ -255,14 +256,45 @@ def test_bad_ask_input_gets_json_errors(anon_client, python_guru):
     assert wrong_type.status_code == 400
 
 
-def test_asks_are_rate_limited_per_ip(anon_client, python_guru, settings):
+@pytest.fixture
+def rate_limit_of_two(settings):
+    """Two asks per minute, counted from zero: the counts live in the process's cache."""
     settings.ASK_RATE_LIMIT_PER_MINUTE = 2
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_asks_are_rate_limited_per_ip(anon_client, python_guru, rate_limit_of_two):
     codes = [
         anon_client.post("/api/gurus/python/answer/", {"question": IN_SCOPE}, format="json")
         for _ in range(3)
     ]
     assert [c.status_code for c in codes] == [200, 200, 429]
     assert json.loads(codes[2].content)["code"] == "rate_limited"
+
+
+def ask_status(client, **headers) -> int:
+    return client.post(
+        "/api/gurus/python/answer/", {"question": IN_SCOPE}, format="json", **headers
+    ).status_code
+
+
+def test_a_client_cannot_pick_its_own_address_to_escape_the_limit(
+    anon_client, python_guru, settings, rate_limit_of_two
+):
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]  # the test client connects from 127.0.0.1
+    codes = [ask_status(anon_client, HTTP_X_REAL_IP=f"203.0.113.{i}") for i in range(3)]
+    assert codes == [200, 200, 429]
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_limit(
+    anon_client, python_guru, settings, rate_limit_of_two
+):
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    first = [ask_status(anon_client, HTTP_X_REAL_IP="203.0.113.1") for _ in range(3)]
+    assert first == [200, 200, 429]
+    assert ask_status(anon_client, HTTP_X_REAL_IP="203.0.113.2") == 200
 
 
 def test_a_guru_with_nothing_indexed_yet_refuses(anon_client, llm_server):

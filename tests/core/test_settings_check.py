@@ -29,6 +29,7 @@ def test_the_defaults_pass():
         ("ASK_RATE_LIMIT_PER_MINUTE", -1),
         ("RETRIEVAL_CANDIDATES", 0),
         ("LLM_TIMEOUT_SECONDS", 0.0),
+        ("TRUSTED_PROXIES", ["10.0.0.0/8", "nginx"]),
     ],
 )
 def test_a_bad_value_is_named(settings, name, value):

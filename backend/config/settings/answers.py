@@ -7,6 +7,9 @@ RETRIEVAL_CANDIDATES = env.int("RETRIEVAL_CANDIDATES", default=30)
 RETRIEVAL_TOP_TEXT = env.int("RETRIEVAL_TOP_TEXT", default=6)
 RETRIEVAL_TOP_CODE = env.int("RETRIEVAL_TOP_CODE", default=3)
 ASK_RATE_LIMIT_PER_MINUTE = env.int("ASK_RATE_LIMIT_PER_MINUTE", default=30)
+# Addresses or networks of the reverse proxies whose X-Real-IP header names the client (our
+# nginx); from any other peer the header is ignored. Empty: the peer address is the client.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 # Hybrid fusion (answers/fusion.py), settled by `make eval`: rrf | convex.
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="rrf")
 # convex: the dense share w of w * dense + (1 - w) * bm25 (normalised scores).

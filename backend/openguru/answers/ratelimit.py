@@ -1,6 +1,9 @@
 """Per-IP fixed-window rate limit for public asks (Django cache: local memory or Redis)."""
 
+import ipaddress
 import time
+from collections.abc import Sequence
+from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
@@ -10,8 +13,37 @@ from openguru.core.errors import DomainError, ErrorCode
 
 
 def client_ip(request: HttpRequest) -> str:
-    # Behind nginx the real address is in X-Real-IP (set by our config, not by the client).
-    return str(request.META.get("HTTP_X_REAL_IP") or request.META.get("REMOTE_ADDR") or "unknown")
+    """The address asks are counted against: the peer's, or the X-Real-IP header when the peer
+    is a trusted proxy (`TRUSTED_PROXIES`; our nginx sets the header). From anyone else the
+    header is the client's own claim: believing it would let every request name a fresh
+    address and never be limited."""
+    peer = str(request.META.get("REMOTE_ADDR") or "unknown")
+    claimed = request.META.get("HTTP_X_REAL_IP")
+    if claimed and _is_trusted_proxy(peer):
+        return str(claimed).strip()
+    return peer
+
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_proxy_networks(values: Sequence[str]) -> tuple[IPNetwork, ...]:
+    """`TRUSTED_PROXIES` entries as networks; ValueError names a malformed one."""
+    return tuple(ipaddress.ip_network(v.strip(), strict=False) for v in values if v.strip())
+
+
+_networks = lru_cache(maxsize=4)(trusted_proxy_networks)  # parsed once per setting value
+
+
+def _is_trusted_proxy(peer: str) -> bool:
+    networks = _networks(tuple(settings.TRUSTED_PROXIES))
+    if not networks:
+        return False
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
 
 
 def ask_rate_limit_check(*, ip: str) -> None:

@@ -10,6 +10,7 @@ from django.core.checks import CheckMessage, Error, register
 
 from openguru.answers.fusion import FUSIONS, parse_bm25_weight
 from openguru.answers.groundwork import ANSWER_MODES
+from openguru.answers.ratelimit import trusted_proxy_networks
 from openguru.providers.embeddings.factory import EMBEDDING_PROVIDERS
 from openguru.providers.embeddings.local import PRECISIONS, QUERY_BACKENDS
 from openguru.providers.llm.factory import LLM_PROVIDERS
@@ -61,6 +62,12 @@ def _settings_errors() -> list[CheckMessage]:
     for name in POSITIVE:
         if getattr(settings, name) <= 0:
             errors.append(_error(name, getattr(settings, name), "more than 0"))
+    try:
+        trusted_proxy_networks(settings.TRUSTED_PROXIES)
+    except ValueError:
+        errors.append(
+            _error("TRUSTED_PROXIES", settings.TRUSTED_PROXIES, "IP addresses or networks")
+        )
     try:
         parse_bm25_weight(settings.RETRIEVAL_BM25_WEIGHT)
     except ValueError:
