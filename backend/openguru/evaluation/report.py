@@ -43,8 +43,8 @@ def eval_report(
     commit: str,
     records: Sequence[dict[str, Any]],
     refusal: Sequence[dict[str, Any]],
-    answers: Sequence[dict[str, Any]] = (),
-    near_duplicates: Sequence[dict[str, Any]] = (),
+    answers: Sequence[dict[str, Any]],
+    near_duplicates: Sequence[dict[str, Any]],
 ) -> dict[str, Any]:
     return {
         "commit": commit,
@@ -88,8 +88,8 @@ def write_markdown(
     ]
     lines += _metric_tables(report["records"])
     lines += _refusal_tables(report["refusal"], gate, pair_sizes)
-    lines += _answer_table(report.get("answers", []), gate)
-    lines += _near_duplicate_table(report.get("near_duplicates", []))
+    lines += _answer_table(report["answers"], gate)
+    lines += _near_duplicate_table(report["near_duplicates"])
     lines += [f"![{name}]({name})" for name in charts]
     lines += ["", *_time_table(times, total_seconds)]
     path = reports_dir / MARKDOWN_NAME
