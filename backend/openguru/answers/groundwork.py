@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from openguru.answers.models import Binge, Question
-from openguru.answers.retrieval import RetrievalResult, retrieve
+from openguru.answers.retrieval import RetrievalResult, answer_mode, retrieve
 from openguru.answers.selectors import binge_history, question_find_same, question_find_similar
 from openguru.answers.trace import Clock
 from openguru.core.models import PlatformSettings
@@ -85,7 +85,7 @@ def groundwork_gather(
     work.retrieval = retrieve(
         collection=request.guru.collection_name,
         queries=_query_variants(request, work, earlier),
-        mode="hybrid_rerank" if reranker else "hybrid",
+        mode=answer_mode(reranker),
         limit=settings.RETRIEVAL_CANDIDATES,
         embedder=get_embedder(),
         store=get_vector_store(),

@@ -32,6 +32,11 @@ Mode = Literal["dense", "bm25", "hybrid", "hybrid_rerank"]
 MODES: tuple[Mode, ...] = ("dense", "bm25", "hybrid", "hybrid_rerank")
 
 
+def answer_mode(reranker: Reranker | None) -> Mode:
+    """How answers retrieve: hybrid, reranked when a reranker is configured."""
+    return "hybrid_rerank" if reranker is not None else "hybrid"
+
+
 @dataclass
 class RetrievalResult:
     candidates: list[Candidate]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from openguru.answers.fusion import Candidate
-from openguru.answers.gate import trust_gate
+from openguru.answers.gate import answer_gate
 from openguru.answers.retrieval import Mode
 from openguru.core.models import PlatformSettings
 
@@ -28,7 +28,6 @@ Refusals = tuple[bool, ...]
 class GateSettings:
     threshold: float  # what an answer is gated at (the refusal sweep tries every THRESHOLDS)
     margin: float
-    max_keep: int
     candidates: int  # how many retrieved candidates the gate sees, as in the answer engine
 
 
@@ -38,7 +37,6 @@ def default_gate_settings() -> GateSettings:
     return GateSettings(
         threshold=defaults.trust_score_threshold,
         margin=defaults.trust_score_margin,
-        max_keep=settings.RETRIEVAL_TOP_TEXT,
         candidates=settings.RETRIEVAL_CANDIDATES,
     )
 
@@ -46,7 +44,7 @@ def default_gate_settings() -> GateSettings:
 def refusals(candidates: Sequence[Candidate], gate: GateSettings) -> Refusals:
     seen = candidates[: gate.candidates]
     return tuple(
-        not trust_gate(seen, threshold=threshold, margin=gate.margin, max_keep=gate.max_keep).passed
+        not answer_gate(seen, threshold=threshold, margin=gate.margin).passed
         for threshold in THRESHOLDS
     )
 

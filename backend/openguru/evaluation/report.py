@@ -126,8 +126,8 @@ def _refusal_tables(
     lines = [
         "## Refusal (trust gate)",
         "",
-        f"Hybrid retrieval, top {gate.candidates} candidates, margin {gate.margin}, "
-        f"at most {gate.max_keep} kept; refused = the gate keeps nothing at that threshold.",
+        f"Hybrid retrieval, top {gate.candidates} candidates, margin {gate.margin}; "
+        "refused = the gate keeps nothing at that threshold.",
         "",
     ]
     pairs = dict.fromkeys((r["corpus"], r["out_of_scope"]) for r in refusal)

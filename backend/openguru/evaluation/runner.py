@@ -14,7 +14,7 @@ from openguru.answers.context import answer_contexts
 from openguru.answers.extractive import extracted_quotes
 from openguru.answers.fusion import Candidate
 from openguru.answers.gate import answer_gate
-from openguru.answers.retrieval import Mode, retrieve
+from openguru.answers.retrieval import Mode, answer_mode, retrieve
 from openguru.evaluation.corpus_index import EvalIndex
 from openguru.evaluation.metrics import DEEPEST_CUTOFF
 from openguru.evaluation.refusal import GateSettings, Refusals, refusals
@@ -92,8 +92,7 @@ class QueryRunner:
         """What the extractive answer quotes for one question, best first, as the answer engine
         gets there (its retrieval mode and depth, the gate at the default threshold, its
         contexts); None when the gate refuses."""
-        mode: Mode = "hybrid_rerank" if self.reranker is not None else "hybrid"
-        candidates = self._retrieve(text, mode, self.gate.candidates)
+        candidates = self._retrieve(text, answer_mode(self.reranker), self.gate.candidates)
         decision = answer_gate(candidates, threshold=self.gate.threshold, margin=self.gate.margin)
         if not decision.passed:
             return None
