@@ -36,6 +36,8 @@ def test_an_in_scope_question_is_answered_with_references(anon_client, python_gu
     assert body["content"]
     links = [r["link"] for r in body["references"]]
     assert links and links[0].startswith(page_url("Virtual environments"))
+    # The icon follows the source's type (pasted text), not its web-looking link.
+    assert {r["icon"] for r in body["references"]} == {"text"}
     assert len(stream_calls(llm_server)) == 1
     question = Question.objects.get(slug=body["slug"])
     assert question.trace["sequential_llm_calls"] == 1

@@ -4,7 +4,7 @@ Chunks of the same section of the same source are merged into one context (Gurub
 merge_splits), ordered by their position in the section, so the model reads a section as written.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,24 +98,27 @@ def answer_contexts(kept: Sequence[Candidate]) -> list[Context]:
     )
 
 
-def _icon(link: str) -> str:
-    if "youtube.com" in link or "youtu.be" in link:
-        return "youtube"
-    if "github.com" in link or "/blob/" in link:
-        return "github"
-    if ".pdf" in link.lower():
-        return "pdf"
-    return "web"
+# What a channel draws beside a reference: the kind of source it came from.
+_ICONS = {
+    "website": "web",
+    "pdf": "pdf",
+    "youtube": "youtube",
+    "github_repo": "github",
+    "text": "text",
+    "faq": "text",
+}
 
 
-def references_for(contexts: Sequence[Context]) -> list[dict[str, str]]:
-    """Sources shown under an answer; private or pasted sources have a title but no link."""
+def references_for(
+    contexts: Sequence[Context], *, source_types: Mapping[int, str]
+) -> list[dict[str, str]]:
+    """Sources shown under an answer; private or pasted sources have a title but no link.
+    `source_types` maps source ids to their type; a source deleted meanwhile counts as "web"."""
     seen: set[tuple[str, str]] = set()
     references = []
     for context in contexts:
         if (context.title, context.link) not in seen:
             seen.add((context.title, context.link))
-            references.append(
-                {"title": context.title, "link": context.link, "icon": _icon(context.link)}
-            )
+            icon = _ICONS.get(source_types.get(context.source_id, ""), "web")
+            references.append({"title": context.title, "link": context.link, "icon": icon})
     return references

@@ -169,7 +169,7 @@ async def _ask(
         return
 
     contexts = answer_contexts(decision.kept)
-    references = references_for(contexts)
+    references = references_for(contexts, source_types=work.source_types)
     slug = existing.slug if existing else understanding.slug
     clock.mark("meta_ms")
     yield events.meta(

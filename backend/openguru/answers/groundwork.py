@@ -1,10 +1,11 @@
 """Everything an answer needs before its first LLM round trip, in one worker-thread hop: the
 platform settings, the exact-match answer cache, the binge history and, when no earlier answer
-can be reused, retrieval with the near-duplicate lookup beside its dense searches."""
+can be reused, retrieval with the near-duplicate lookup beside its dense searches and the types
+of the sources it found."""
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 
@@ -17,6 +18,7 @@ from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.rerank.factory import get_reranker
 from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.sources.selectors import source_types
 
 ANSWER_MODES = ("default", "fast")  # fast: one LLM round trip before the first token
 
@@ -39,6 +41,7 @@ class Groundwork:
     history: list[tuple[str, str]]  # the binge's earlier (question, answer) pairs
     retrieval: RetrievalResult | None = None  # None when `reusable`: nothing was searched
     similar: Question | None = None  # a near-duplicate earlier answer, when the cache may be used
+    source_types: dict[int, str] = field(default_factory=dict)  # of the candidates' sources
 
     @property
     def reusable(self) -> bool:
@@ -93,6 +96,9 @@ def groundwork_gather(
         while_searching=find_similar,
         on_started=lambda: on_searching(earlier),
     )
+    # Read here, in the same thread hop, so the references' icons cost no extra hop later.
+    found = {candidate.hit.source_id for candidate in work.retrieval.candidates}
+    work.source_types = source_types(source_ids=found)
     clock.lap("retrieve_ms")
     return work
 
