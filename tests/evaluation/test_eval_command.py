@@ -145,7 +145,15 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         "--drop-gurus",
     )
 
-    assert set(report) == {"commit", "records", "refusal", "answers", "near_duplicates"}
+    assert set(report) == {
+        "commit",
+        "records",
+        "refusal",
+        "answers",
+        "near_duplicates",
+        "engine_answers",
+    }
+    assert report["engine_answers"] == []  # only with --engine-answers
     head = subprocess.run(
         ["git", "rev-parse", "HEAD"],
         cwd=REPO_DIR,

@@ -51,6 +51,7 @@ from tests.fakes.loopback import free_port as free_port
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _CITED_PASSAGE = re.compile(r"\[(\d+)\][^\S\n]*([^\n]+)")
+_CONTEXT = re.compile(r'<context id="\d+" title="([^"]*)" link="([^"]*)">\n(.*?)\n</context>', re.S)
 
 
 def first_sentence(text: str, limit: int = 200) -> str:
@@ -59,11 +60,22 @@ def first_sentence(text: str, limit: int = 200) -> str:
 
 
 def fake_answer(prompt_text: str, question: str) -> str:
-    """What the fake model says: cites the first `[n]` passage of the prompt when there is one."""
+    """What the fake model says: the first sentence of the prompt's first context, cited as the
+    answer prompt asks (`[Title](link)`), or of its first `[n]` passage."""
+    context = _CONTEXT.search(prompt_text)
+    if context:
+        title, link, text = context.groups()
+        return f"{first_sentence(_without_heading(text))} [{title}]({link})"
     match = _CITED_PASSAGE.search(prompt_text)
     if match:
         return f"{first_sentence(match.group(2))} [{match.group(1)}]"
     return f"You asked: {first_sentence(question) or 'nothing'}"
+
+
+def _without_heading(text: str) -> str:
+    """A chunk starts with its heading path as a paragraph of its own; a model answers past it."""
+    head, _, body = text.strip().partition("\n\n")
+    return body or head
 
 
 def split_tokens(text: str) -> list[str]:

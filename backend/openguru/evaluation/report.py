@@ -45,6 +45,7 @@ def eval_report(
     refusal: Sequence[dict[str, Any]],
     answers: Sequence[dict[str, Any]],
     near_duplicates: Sequence[dict[str, Any]],
+    engine_answers: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     return {
         "commit": commit,
@@ -52,6 +53,7 @@ def eval_report(
         "refusal": list(refusal),
         "answers": list(answers),
         "near_duplicates": list(near_duplicates),
+        "engine_answers": list(engine_answers),  # empty unless --engine-answers
     }
 
 
@@ -90,6 +92,7 @@ def write_markdown(
     lines += _refusal_tables(report["refusal"], gate, pair_sizes)
     lines += _answer_table(report["answers"], gate)
     lines += _near_duplicate_table(report["near_duplicates"])
+    lines += _engine_answer_table(report["engine_answers"])
     lines += [f"![{name}]({name})" for name in charts]
     lines += ["", *_time_table(times, total_seconds)]
     path = reports_dir / MARKDOWN_NAME
@@ -199,6 +202,41 @@ def _near_duplicate_table(near_duplicates: Sequence[dict[str, Any]]) -> list[str
         examples += [f"* {r['dataset']}: {a} / {b}" for a, b in r["reused_examples"]]
     if examples:
         lines += ["", "Reused pairs:", "", *examples]
+    return [*lines, ""]
+
+
+def _engine_answer_table(records: Sequence[dict[str, Any]]) -> list[str]:
+    if not records:
+        return []
+    lines = [
+        "## Answers through the answer engine",
+        "",
+        "Questions asked as a channel asks them (`answers.engine.ask`, answer cache emptied "
+        "first): hit, the answer contains a gold string; f1, its token F1 against the reference "
+        "answer; a refused question scores 0. First text: from the request to the first words.",
+        "",
+        _row(
+            [
+                "dataset",
+                "answerer",
+                "questions",
+                "answered",
+                "hit",
+                "f1",
+                "out of scope",
+                "refused out of scope",
+                "errors",
+                "first text p50 ms",
+            ]
+        ),
+        _row(["---", "---"] + ["---:"] * 4 + ["---"] + ["---:"] * 3),
+    ]
+    for r in records:
+        scores = [f"{r[kind]:.4f}" if kind in r else "" for kind in ("hit", "f1")]
+        cells = [r["dataset"], r["answerer"], str(r["questions"]), f"{r['answered']:.4f}"]
+        cells += [*scores, f"{r['out_of_scope'] or 'none'} ({r['out_of_scope_questions']})"]
+        cells += [f"{r['refused_out_of_scope']:.4f}", str(r["errors"]), str(r["first_text_ms_p50"])]
+        lines.append(_row(cells))
     return [*lines, ""]
 
 

@@ -21,8 +21,9 @@ from openguru.answers.retrieval import MODES, Mode
 from openguru.evaluation.charts import draw_charts
 from openguru.evaluation.concurrency import MemoizedQueryEmbedder
 from openguru.evaluation.corpus_index import ChunkSettings
-from openguru.evaluation.datasets import BeirDataset, default_eval_dir, discover_datasets
+from openguru.evaluation.datasets import BeirDataset, Query, default_eval_dir, discover_datasets
 from openguru.evaluation.datasets import load_dataset as read_dataset
+from openguru.evaluation.engine_answers import EngineAnswerRun, engine_answer_run
 from openguru.evaluation.refusal import GateSettings, RefusalPair, default_gate_settings
 from openguru.evaluation.report import (
     StageTime,
@@ -37,7 +38,9 @@ from openguru.evaluation.suite import (
     RunOptions,
     cross_refusal_pair,
     evaluate_dataset,
+    in_scope_queries,
     own_refusal_pair,
+    unanswerable_queries,
 )
 from openguru.evaluation.vector_server import milvus_for_eval
 from openguru.gurus.services import guru_delete
@@ -101,6 +104,15 @@ class Command(BaseCommand):
             metavar="N",
             help="Questions asked at the same time (the results do not depend on it).",
         )
+        parser.add_argument(
+            "--engine-answers",
+            type=_positive,
+            default=None,
+            metavar="N",
+            help="Also ask up to N in-scope questions with a reference answer and N out-of-scope "
+            "questions of each dataset through the answer engine, with the configured LLM, and "
+            "score its answers and refusals (costs LLM calls).",
+        )
         parser.add_argument("--reports-dir", default=str(REPO_DIR / "reports"), metavar="DIR")
         parser.add_argument(
             "--drop-gurus",
@@ -129,6 +141,11 @@ class Command(BaseCommand):
             providers = Providers(embedder, get_vector_store(), reranker, gate)
             results = [evaluate_dataset(d, run, providers, self._log) for d in datasets]
             pairs = _refusal_pairs(results, outside, run, self._log)
+            engine_runs = (
+                _engine_answer_runs(results, outside, options["engine_answers"], run, self._log)
+                if options["engine_answers"]
+                else []
+            )
             if options["drop_gurus"]:
                 for result in results:
                     guru_delete(guru=result.index.guru)
@@ -138,6 +155,7 @@ class Command(BaseCommand):
             refusal=[record for pair in pairs for record in pair.records()],
             answers=[record for result in results for record in result.answers],
             near_duplicates=[r.near_duplicates for r in results if r.near_duplicates is not None],
+            engine_answers=[engine_run.record() for engine_run in engine_runs],
         )
         reports_dir = Path(options["reports_dir"]).resolve()
         json_path = _write_reports(report, results, pairs, gate, reports_dir, started)
@@ -166,6 +184,13 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{a['dataset']:<20} {a['answerer']:<14} answers  answered {a['answered']:.4f}  "
                 f"{scores}  ({a['questions']} q)"
+            )
+        for e in report["engine_answers"]:
+            scores = "  ".join(f"{kind} {e[kind]:.4f}" for kind in ("hit", "f1") if kind in e)
+            self.stdout.write(
+                f"{e['dataset']:<20} engine {e['answerer']:<7} answered {e['answered']:.4f}  "
+                f"{scores}  ({e['questions']} q); refused {e['refused_out_of_scope']:.4f} of "
+                f"{e['out_of_scope_questions']} out of scope; {e['errors']} errors"
             )
         for d in report["near_duplicates"]:
             self.stdout.write(
@@ -242,6 +267,63 @@ def _refusal_pairs(
         if result.refusal_measured:
             pairs.append(cross_refusal_pair(result, other, run, log))
     return pairs
+
+
+def _engine_answer_runs(
+    results: list[DatasetResult],
+    outside: list[BeirDataset],
+    per_dataset: int,
+    run: RunOptions,
+    log: Any,
+) -> list[EngineAnswerRun]:
+    by_name = {result.dataset.name: result.dataset for result in results}
+    runs = []
+    for result in results:
+        dataset = result.dataset
+        in_scope = [
+            (query, dataset.answers[query.query_id])
+            for query in in_scope_queries(dataset, None)
+            if query.query_id in dataset.answers
+        ][:per_dataset]
+        source, asked = _out_of_scope_for(dataset, outside, by_name)
+        asked = asked[:per_dataset]
+        if not in_scope and not asked:
+            continue
+        log(
+            f"[{dataset.name}] engine answers: {len(in_scope)} in scope, {len(asked)} "
+            f"out of scope ({source or 'none'})"
+        )
+        started = time.monotonic()
+        runs.append(
+            engine_answer_run(
+                guru=result.index.guru,
+                dataset=dataset.name,
+                in_scope=in_scope,
+                out_of_scope=source,
+                outside=asked,
+                workers=run.workers,
+            )
+        )
+        result.seconds["engine answers"] = time.monotonic() - started
+        result.queries_run["engine answers"] = len(in_scope) + len(asked)
+    return runs
+
+
+def _out_of_scope_for(
+    dataset: BeirDataset, outside: list[BeirDataset], by_name: dict[str, BeirDataset]
+) -> tuple[str, list[Query]]:
+    """The questions this dataset's guru should refuse: its own unanswerable ones, else the
+    first --out-of-scope dataset's, else its default partner's (as the refusal step pairs them)."""
+    if dataset.unanswerable_ids:
+        return f"{dataset.name} (unanswerable)", unanswerable_queries(dataset, None)
+    partners = [d for d in outside if d.name != dataset.name] or [
+        by_name[other]
+        for corpus, other in DEFAULT_CROSS_PAIRS
+        if corpus == dataset.name and other in by_name
+    ]
+    if not partners:
+        return "", []
+    return partners[0].name, list(partners[0].queries)
 
 
 def _write_reports(

@@ -1,0 +1,148 @@
+"""Answers as a user gets them: questions asked through the answer engine itself (`answers.engine.
+ask`, the path every channel calls), with the configured LLM when there is one.
+
+Retrieval quality and the extractive step are measured without an LLM; this step is what they
+cannot show: the LLM's answer against the reference answer, and how often out-of-scope questions
+are refused once the understanding step's validity check and the context-relevance call take part.
+It is opt-in (`--engine-answers N`), as each question costs LLM calls.
+
+Scores over the whole answer text (citation links reduced to their titles): hit, the answer
+contains a gold string (SQuAD); f1, SQuAD's token F1 against an FAQ's written answer. A refused
+question scores 0. The guru's saved answers are deleted first, so every question is answered
+anew rather than replayed from the answer cache.
+"""
+
+import asyncio
+import re
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from openguru.answers.engine import AskRequest, ask
+from openguru.answers.models import OutOfContextQuestion, Question
+from openguru.evaluation.answer_quality import contains_span, token_f1
+from openguru.evaluation.concurrency import ordered_map
+from openguru.evaluation.datasets import Query, ReferenceAnswer
+from openguru.gurus.models import Guru
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # [Title](link) -> Title
+
+
+@dataclass(frozen=True)
+class EngineAnswer:
+    refused: bool
+    content: str
+    error: str  # the error event's code, "" when the answer completed
+    extractive: bool
+    first_text_ms: float  # from the request to the first answer text
+
+
+def engine_answer(*, guru: Guru, question: str) -> EngineAnswer:
+    """Ask one question and collect the stream. Blocking: call it from a plain thread."""
+    return asyncio.run(_collect(AskRequest(guru=guru, question=question)))
+
+
+async def _collect(request: AskRequest) -> EngineAnswer:
+    started = time.perf_counter()
+    first_text_ms = 0.0
+    parts: list[str] = []
+    refused, extractive, error = False, False, ""
+    async for event in ask(request):
+        if event.name == "meta":
+            refused = bool(event.data.get("refused"))
+        elif event.name == "delta":
+            first_text_ms = first_text_ms or (time.perf_counter() - started) * 1000
+            parts.append(event.data["text"])
+        elif event.name == "done":
+            extractive = bool(event.data.get("extractive"))
+        else:
+            error = str(event.data.get("code", "error"))
+    return EngineAnswer(refused, "".join(parts), error, extractive, first_text_ms)
+
+
+def answer_score(answer: EngineAnswer, reference: ReferenceAnswer) -> float:
+    if answer.refused or answer.error:
+        return 0.0
+    text = _LINK.sub(r"\1", answer.content)
+    if reference.spans:
+        return float(contains_span(text, reference.spans))
+    return token_f1(text, reference.prose)
+
+
+def guru_answers_forget(*, guru: Guru) -> None:
+    """Drop the guru's saved answers and refusals: the next asks are answered anew."""
+    Question.objects.filter(guru=guru).delete()
+    OutOfContextQuestion.objects.filter(guru=guru).delete()
+
+
+@dataclass(frozen=True)
+class EngineAnswerRun:
+    dataset: str
+    out_of_scope: str  # where the out-of-scope questions came from
+    answered: list[tuple[EngineAnswer, ReferenceAnswer]]  # in-scope questions
+    outside: list[EngineAnswer]  # out-of-scope questions
+
+    def record(self) -> dict[str, object]:
+        everything = [a for a, _ in self.answered] + self.outside
+        in_scope = [answer for answer, _ in self.answered]
+        kinds = {"hit" if reference.spans else "f1" for _, reference in self.answered}
+        record: dict[str, object] = {
+            "dataset": self.dataset,
+            "answerer": _answerer(everything),
+            "questions": len(in_scope),
+            "answered": _share(in_scope, lambda a: not a.refused and not a.error),
+            "out_of_scope": self.out_of_scope,
+            "out_of_scope_questions": len(self.outside),
+            "refused_out_of_scope": _share(self.outside, lambda a: a.refused),
+            "errors": sum(bool(a.error) for a in everything),
+            "first_text_ms_p50": _median([a.first_text_ms for a in everything if a.first_text_ms]),
+        }
+        for kind in sorted(kinds):
+            scores = [
+                answer_score(answer, reference)
+                for answer, reference in self.answered
+                if bool(reference.spans) == (kind == "hit")
+            ]
+            record[kind] = round(sum(scores) / len(scores), 4)
+        return record
+
+
+def _answerer(answers: Sequence[EngineAnswer]) -> str:
+    completed = [a for a in answers if not a.refused and not a.error]
+    if not completed:
+        return "none"
+    return "extractive" if all(a.extractive for a in completed) else "llm"
+
+
+def _share(answers: Sequence[EngineAnswer], test: Callable[[EngineAnswer], bool]) -> float:
+    return round(sum(map(test, answers)) / len(answers), 4) if answers else 0.0
+
+
+def _median(values: Sequence[float]) -> float:
+    return round(statistics.median(values), 1) if values else 0.0
+
+
+def engine_answer_run(
+    *,
+    guru: Guru,
+    dataset: str,
+    in_scope: Sequence[tuple[Query, ReferenceAnswer]],
+    out_of_scope: str,
+    outside: Sequence[Query],
+    workers: int,
+) -> EngineAnswerRun:
+    guru_answers_forget(guru=guru)
+
+    def one(query: Query) -> EngineAnswer:
+        return engine_answer(guru=guru, question=query.text)
+
+    answers = ordered_map(one, [query for query, _ in in_scope], workers=workers)
+    refusals = ordered_map(one, list(outside), workers=workers)
+    references = [reference for _, reference in in_scope]
+    return EngineAnswerRun(
+        dataset=dataset,
+        out_of_scope=out_of_scope,
+        answered=list(zip(answers, references, strict=True)),
+        outside=refusals,
+    )
