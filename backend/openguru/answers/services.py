@@ -91,5 +91,12 @@ def out_of_context_record(
     )
 
 
+def guru_questions_delete(*, guru: Guru) -> None:
+    """Forget every answer and refusal of a guru: its next questions are answered anew."""
+    with transaction.atomic():
+        Question.objects.filter(guru=guru).delete()
+        OutOfContextQuestion.objects.filter(guru=guru).delete()
+
+
 def binge_create(*, guru: Guru, root_question: Question) -> Binge:
     return Binge.objects.create(guru=guru, root_question=root_question)

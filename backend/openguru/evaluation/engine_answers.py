@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from openguru.answers.engine import AskRequest, ask
-from openguru.answers.models import OutOfContextQuestion, Question
+from openguru.answers.services import guru_questions_delete
 from openguru.evaluation.answer_quality import contains_span, token_f1
 from openguru.evaluation.concurrency import ordered_map
 from openguru.evaluation.datasets import Query, ReferenceAnswer
@@ -68,12 +68,6 @@ def answer_score(answer: EngineAnswer, reference: ReferenceAnswer) -> float:
     if reference.spans:
         return float(contains_span(text, reference.spans))
     return token_f1(text, reference.prose)
-
-
-def guru_answers_forget(*, guru: Guru) -> None:
-    """Drop the guru's saved answers and refusals: the next asks are answered anew."""
-    Question.objects.filter(guru=guru).delete()
-    OutOfContextQuestion.objects.filter(guru=guru).delete()
 
 
 @dataclass(frozen=True)
@@ -132,7 +126,7 @@ def engine_answer_run(
     outside: Sequence[Query],
     workers: int,
 ) -> EngineAnswerRun:
-    guru_answers_forget(guru=guru)
+    guru_questions_delete(guru=guru)
 
     def one(query: Query) -> EngineAnswer:
         return engine_answer(guru=guru, question=query.text)
