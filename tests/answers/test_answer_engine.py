@@ -23,8 +23,12 @@ OUT_OF_SCOPE = "Which Django middleware sets the CSRF cookie for templates?"
 
 
 def ask(client, question, **extra):
+    return ask_guru(client, "python", question, **extra)
+
+
+def ask_guru(client, slug, question, **extra):
     response = client.post(
-        "/api/gurus/python/answer/", {"question": question, **extra}, format="json"
+        f"/api/gurus/{slug}/answer/", {"question": question, **extra}, format="json"
     )
     assert response.status_code == 200, response.content
     return response.json()
@@ -302,12 +306,21 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_limit(
 def test_a_guru_with_nothing_indexed_yet_refuses(anon_client, llm_server):
     from openguru.gurus.services import guru_create
 
-    guru_create(slug="new", name="New", domain_knowledge="Not indexed yet")
+    guru = guru_create(slug="new", name="New", domain_knowledge="Not indexed yet")
     response = anon_client.post(
         "/api/gurus/new/answer/", {"question": IN_SCOPE, "mode": "fast"}, format="json"
     )
     assert response.status_code == 200, response.content
     assert response.json()["refused"] is True
+    assert "has no sources" in response.json()["content"]  # not "rephrase it"
+    assert stream_calls(llm_server) == []
+
+    # A source added but not read yet: the user is told to come back, not to rephrase.
+    DataSource.objects.create(
+        guru=guru, type="text", url="text://notes", content="Notes.", status="PROCESSING"
+    )
+    body = ask_guru(anon_client, "new", IN_SCOPE)
+    assert body["refused"] is True and "still reading its sources" in body["content"]
     assert stream_calls(llm_server) == []
 
 

@@ -29,6 +29,7 @@ from openguru.answers.prompts import (
     answer_messages,
     relevance_messages,
 )
+from openguru.answers.refusal import refusal_message
 from openguru.answers.services import AnswerRecord, out_of_context_record, question_save
 from openguru.answers.trace import Clock, trace_for
 from openguru.answers.understanding import UnderstandingCall
@@ -44,10 +45,6 @@ __all__ = ["AskRequest", "ask"]  # AskRequest lives with the groundwork; channel
 
 logger = logging.getLogger(__name__)
 
-REFUSAL = (
-    "I don't know. The sources this Guru has read don't cover that question, so I won't guess. "
-    "Try rephrasing it, or ask about something in its documentation."
-)
 RELEVANCE_TOP = 8
 
 
@@ -153,19 +150,10 @@ async def _ask(
         trace["sequential_llm_calls"] = sequential_calls
         trace["refused_because"] = "not_valid" if not understanding.valid else "low_relevance"
         understanding_call.cancel()
-        await run_blocking(
-            partial(
-                out_of_context_record,
-                guru=guru,
-                user_question=request.question,
-                source=request.source,
-                best_score=decision.best,
-                trace=trace,
-            )
-        )
+        message = await run_blocking(partial(_refuse, request, best=decision.best, trace=trace))
         yield events.meta(slug=None, references=[], trust_score=0.0, refused=True)
-        yield events.delta(REFUSAL)
-        yield events.done(refused=True, content=REFUSAL)
+        yield events.delta(message)
+        yield events.done(refused=True, content=message)
         return
 
     contexts = answer_contexts(decision.kept)
@@ -234,6 +222,18 @@ async def _ask(
         )
     )
     yield events.done(**_question_payload(question))
+
+
+def _refuse(request: AskRequest, *, best: float, trace: dict[str, Any]) -> str:
+    """Record the refused question; the message says why there is no answer."""
+    out_of_context_record(
+        guru=request.guru,
+        user_question=request.question,
+        source=request.source,
+        best_score=best,
+        trace=trace,
+    )
+    return refusal_message(guru=request.guru)
 
 
 def _ignore(_history: list[str]) -> None:
