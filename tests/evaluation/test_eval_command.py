@@ -152,8 +152,19 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         "answers",
         "near_duplicates",
         "engine_answers",
+        "comparisons",
     }
     assert report["engine_answers"] == []  # only with --engine-answers
+    comparisons = report["comparisons"]  # hybrid against each single mode, per level and metric
+    assert {(c["level"], c["versus"], c["metric"]) for c in comparisons} == {
+        (level, versus, metric)
+        for level in ("doc", "page")
+        for versus in ("dense", "bm25")
+        for metric in ("ndcg@10", "recall@10")
+    }
+    for c in comparisons:
+        lower, upper = c["interval"]
+        assert lower <= c["difference"] <= upper and c["questions"] == 6
     head = subprocess.run(
         ["git", "rev-parse", "HEAD"],
         cwd=REPO_DIR,

@@ -68,6 +68,7 @@ def query_metrics(ranking: Sequence[str], relevance: Mapping[str, int]) -> dict[
 class MetricSummary:
     queries: int  # queries scored (they have at least one relevant document)
     means: dict[str, float]  # metric name -> mean over the scored queries
+    per_query: dict[str, dict[str, float]]  # query id -> metric name -> value
 
 
 def has_relevant(relevance: Mapping[str, int] | None) -> bool:
@@ -79,9 +80,11 @@ def summarize(
 ) -> MetricSummary:
     """Mean metrics over the ranked queries that have relevant documents (others are ignored)."""
     scored = [query_id for query_id in rankings if has_relevant(qrels.get(query_id))]
-    totals = dict.fromkeys(METRIC_NAMES, 0.0)
-    for query_id in scored:
-        for name, value in query_metrics(rankings[query_id], qrels[query_id]).items():
-            totals[name] += value
-    means = {name: (total / len(scored) if scored else 0.0) for name, total in totals.items()}
-    return MetricSummary(queries=len(scored), means=means)
+    per_query = {
+        query_id: query_metrics(rankings[query_id], qrels[query_id]) for query_id in scored
+    }
+    means = {
+        name: (sum(values[name] for values in per_query.values()) / len(scored) if scored else 0.0)
+        for name in METRIC_NAMES
+    }
+    return MetricSummary(queries=len(scored), means=means, per_query=per_query)

@@ -46,10 +46,12 @@ def eval_report(
     answers: Sequence[dict[str, Any]],
     near_duplicates: Sequence[dict[str, Any]],
     engine_answers: Sequence[dict[str, Any]] = (),
+    comparisons: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     return {
         "commit": commit,
         "records": list(records),
+        "comparisons": list(comparisons),  # hybrid minus each single mode, with intervals
         "refusal": list(refusal),
         "answers": list(answers),
         "near_duplicates": list(near_duplicates),
@@ -89,6 +91,7 @@ def write_markdown(
         "",
     ]
     lines += _metric_tables(report["records"])
+    lines += _comparison_table(report["comparisons"])
     lines += _refusal_tables(report["refusal"], gate, pair_sizes)
     lines += _answer_table(report["answers"], gate)
     lines += _near_duplicate_table(report["near_duplicates"])
@@ -112,6 +115,27 @@ def _metric_tables(records: Sequence[dict[str, Any]]) -> list[str]:
             lines.append(_row(cells + [f"{r[m]:.4f}" for m in METRIC_NAMES]))
         lines.append("")
     return lines
+
+
+def _comparison_table(comparisons: Sequence[dict[str, Any]]) -> list[str]:
+    if not comparisons:
+        return []
+    lines = [
+        "## Hybrid against each single mode",
+        "",
+        "Mean of the per-question differences (hybrid minus the other mode) and its paired "
+        "bootstrap 95% interval; an interval that holds 0 cannot tell the two apart. Changed: "
+        "questions whose value differs.",
+        "",
+        _row(["dataset", "level", "metric", "versus", "difference", "95% interval", "changed"]),
+        _row(["---"] * 4 + ["---:"] * 3),
+    ]
+    for c in comparisons:
+        lower, upper = c["interval"]
+        cells = [c["dataset"], c["level"], c["metric"], c["versus"], f"{c['difference']:+.4f}"]
+        cells += [f"{lower:+.4f} … {upper:+.4f}", f"{c['changed']} of {c['questions']}"]
+        lines.append(_row(cells))
+    return [*lines, ""]
 
 
 def _settings_line(settings: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from openguru.answers.fusion import FusionSettings
 from openguru.answers.retrieval import Mode
 from openguru.core.models import PlatformSettings
 from openguru.evaluation.answer_quality import answer_record, score_quotes
+from openguru.evaluation.comparison import comparison_records
 from openguru.evaluation.concurrency import ordered_map
 from openguru.evaluation.corpus_index import (
     ChunkSettings,
@@ -59,6 +60,9 @@ class DatasetResult:
     in_scope: list[Refusals] = field(default_factory=list)
     unanswerable: list[Refusals] = field(default_factory=list)
     answers: list[dict[str, Any]] = field(default_factory=list)  # answer quality (answer_record)
+    # (mode, level) -> query id -> metric -> value, for comparing modes question by question
+    per_query: dict[tuple[str, str], dict[str, dict[str, float]]] = field(default_factory=dict)
+    comparisons: list[dict[str, Any]] = field(default_factory=list)  # comparison_records
     near_duplicates: dict[str, Any] | None = None  # near_duplicate_record
     seconds: dict[str, float] = field(default_factory=dict)  # stage -> wall time
     queries_run: dict[str, int] = field(default_factory=dict)  # stage -> questions asked
@@ -144,6 +148,7 @@ def evaluate_dataset(
     result.seconds["index"] = index.seconds
     for mode in options.modes:
         _evaluate_mode(result, mode, judged, options, log)
+    result.comparisons = _hybrid_comparisons(result)
     if REFUSAL_MODE in options.modes:
         _collect_own_refusals(result, options, log)
         if dataset.answers:
@@ -155,6 +160,26 @@ def evaluate_dataset(
             threshold=PlatformSettings().similar_question_threshold,
         )
     return result
+
+
+def _hybrid_comparisons(result: DatasetResult) -> list[dict[str, Any]]:
+    """Hybrid minus each single mode that ran, per level, with bootstrap intervals."""
+    records: list[dict[str, Any]] = []
+    for (mode, level), ours in result.per_query.items():
+        if mode != "hybrid":
+            continue
+        for versus in ("dense", "bm25"):
+            theirs = result.per_query.get((versus, level))
+            if theirs is not None:
+                records += comparison_records(
+                    dataset=result.dataset.name,
+                    level=level,
+                    mode=mode,
+                    versus=versus,
+                    ours=ours,
+                    theirs=theirs,
+                )
+    return records
 
 
 def _evaluate_mode(
@@ -173,6 +198,7 @@ def _evaluate_mode(
     for level, qrels in levels:
         rankings = {q.query_id: (r.docs if level == "doc" else r.pages) for q, r in ranked}
         summary = summarize(rankings, qrels)
+        result.per_query[(mode, level)] = summary.per_query
         skipped = sum(1 for q in dataset.queries if not has_relevant(qrels.get(q.query_id)))
         result.records.append(
             {

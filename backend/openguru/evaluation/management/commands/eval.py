@@ -152,6 +152,7 @@ class Command(BaseCommand):
         report = eval_report(
             commit=commit,
             records=[record for result in results for record in result.records],
+            comparisons=[record for result in results for record in result.comparisons],
             refusal=[record for pair in pairs for record in pair.records()],
             answers=[record for result in results for record in result.answers],
             near_duplicates=[r.near_duplicates for r in results if r.near_duplicates is not None],
