@@ -1,6 +1,10 @@
 """References under an answer: one per source page, with an icon for the kind of source."""
 
+import pytest
 from openguru.answers.context import Context, references_for
+from openguru.gurus.models import Guru
+from openguru.sources.models import DataSource
+from openguru.sources.selectors import source_types
 
 
 def context(source_id: int, title: str, link: str) -> Context:
@@ -28,3 +32,13 @@ def test_a_source_deleted_meanwhile_still_gets_a_reference():
 def test_chunks_of_one_page_give_one_reference():
     page = context(1, "Guide", "https://docs.example.org/guide.html")
     assert len(references_for([page, page], source_types={1: "website"})) == 1
+
+
+@pytest.mark.django_db
+def test_source_types_are_read_once_per_process(django_assert_num_queries):
+    guru = Guru.objects.create(slug="t", name="T", collection_name="guru_t", embedding_dimension=8)
+    source = DataSource.objects.create(guru=guru, type="pdf", url="/media/a.pdf")
+    with django_assert_num_queries(1):
+        assert source_types(source_ids=[source.pk, 10**9]) == {source.pk: "pdf"}
+    with django_assert_num_queries(0):
+        assert source_types(source_ids=[source.pk]) == {source.pk: "pdf"}

@@ -19,9 +19,19 @@ def source_get(*, guru: Guru, source_id: int) -> DataSource:
     return source
 
 
+# A source's type is fixed when it is created and ids are never reused, so each process
+# remembers the types it has read: answers find the same sources again and again.
+_known_types: dict[int, str] = {}
+
+
 def source_types(*, source_ids: Iterable[int]) -> dict[int, str]:
-    """Each existing source's type, by id (a source deleted meanwhile is simply absent)."""
-    return dict(DataSource.objects.filter(pk__in=set(source_ids)).values_list("pk", "type"))
+    """Each existing source's type, by id (a source deleted meanwhile is simply absent). Reads
+    the database only for ids this process has not seen."""
+    wanted = set(source_ids)
+    unseen = wanted - _known_types.keys()
+    if unseen:
+        _known_types.update(DataSource.objects.filter(pk__in=unseen).values_list("pk", "type"))
+    return {pk: _known_types[pk] for pk in wanted if pk in _known_types}
 
 
 ReadingState = Literal["indexed", "reading", "empty", "unreadable"]
