@@ -25,8 +25,8 @@ _known_types: dict[int, str] = {}
 
 
 def source_types(*, source_ids: Iterable[int]) -> dict[int, str]:
-    """Each existing source's type, by id (a source deleted meanwhile is simply absent). Reads
-    the database only for ids this process has not seen."""
+    """Each source's type, by id. Reads the database only for ids this process has not seen;
+    an id with no source (deleted before it was ever seen) is left out."""
     wanted = set(source_ids)
     unseen = wanted - _known_types.keys()
     if unseen:
