@@ -117,22 +117,35 @@ def _metric_tables(records: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
+COMPARISON_COLUMNS = (
+    "dataset",
+    "level",
+    "metric",
+    "mode",
+    "versus",
+    "difference",
+    "95% interval",
+    "changed",
+)
+
+
 def _comparison_table(comparisons: Sequence[dict[str, Any]]) -> list[str]:
     if not comparisons:
         return []
     lines = [
-        "## Hybrid against each single mode",
+        "## Modes compared question by question",
         "",
-        "Mean of the per-question differences (hybrid minus the other mode) and its paired "
+        "Mean of the per-question differences (the mode minus the other) and its paired "
         "bootstrap 95% interval; an interval that holds 0 cannot tell the two apart. Changed: "
         "questions whose value differs.",
         "",
-        _row(["dataset", "level", "metric", "versus", "difference", "95% interval", "changed"]),
-        _row(["---"] * 4 + ["---:"] * 3),
+        _row(COMPARISON_COLUMNS),
+        _row(["---"] * 5 + ["---:"] * 3),
     ]
     for c in comparisons:
         lower, upper = c["interval"]
-        cells = [c["dataset"], c["level"], c["metric"], c["versus"], f"{c['difference']:+.4f}"]
+        cells = [c["dataset"], c["level"], c["metric"], c["mode"], c["versus"]]
+        cells.append(f"{c['difference']:+.4f}")
         cells += [f"{lower:+.4f} … {upper:+.4f}", f"{c['changed']} of {c['questions']}"]
         lines.append(_row(cells))
     return [*lines, ""]

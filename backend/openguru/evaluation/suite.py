@@ -162,13 +162,16 @@ def evaluate_dataset(
     return result
 
 
+# (mode, versus): hybrid against each single mode, and the reranker against what it reranks
+COMPARED_MODES = (("hybrid", "dense"), ("hybrid", "bm25"), ("hybrid_rerank", "hybrid"))
+
+
 def _hybrid_comparisons(result: DatasetResult) -> list[dict[str, Any]]:
-    """Hybrid minus each single mode that ran, per level, with bootstrap intervals."""
+    """Hybrid minus each single mode that ran (and reranked hybrid minus hybrid), per level,
+    with bootstrap intervals."""
     records: list[dict[str, Any]] = []
     for (mode, level), ours in result.per_query.items():
-        if mode != "hybrid":
-            continue
-        for versus in ("dense", "bm25"):
+        for versus in (other for compared, other in COMPARED_MODES if compared == mode):
             theirs = result.per_query.get((versus, level))
             if theirs is not None:
                 records += comparison_records(
