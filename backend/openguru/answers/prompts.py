@@ -2,6 +2,7 @@
 
 import datetime
 import json
+import re
 from collections.abc import Sequence
 
 from openguru.answers.context import Context
@@ -66,10 +67,26 @@ def _domain(guru: Guru) -> str:
 
 
 def render_contexts(contexts: Sequence[Context]) -> str:
+    """Each context between <context> tags. Titles, links and texts come from the sources, so
+    none of them may close a tag: a page titled `Using "with"`, or one that writes
+    `</context>` followed by instructions, stays inside its own context."""
     return "\n".join(
-        f'<context id="{i}" title="{c.title}" link="{c.link}">\n{c.text}\n</context>'
+        f'<context id="{i}" title="{_title(c.title)}" link="{_link(c.link)}">\n'
+        f"{_CLOSING_TAG.sub('&lt;/context', c.text)}\n</context>"
         for i, c in enumerate(contexts, start=1)
     )
+
+
+_CLOSING_TAG = re.compile(r"</\s*context", re.IGNORECASE)
+
+
+def _title(title: str) -> str:
+    return " ".join(title.split()).replace('"', "'")
+
+
+def _link(link: str) -> str:
+    """A quote is percent-encoded, the URL way; `&` stays as it is, so cited links work."""
+    return "".join(link.split()).replace('"', "%22")
 
 
 def answer_messages(
