@@ -45,8 +45,8 @@ def eval_report(
     refusal: Sequence[dict[str, Any]],
     answers: Sequence[dict[str, Any]],
     near_duplicates: Sequence[dict[str, Any]],
-    engine_answers: Sequence[dict[str, Any]] = (),
-    comparisons: Sequence[dict[str, Any]] = (),
+    engine_answers: Sequence[dict[str, Any]],
+    comparisons: Sequence[dict[str, Any]],
 ) -> dict[str, Any]:
     return {
         "commit": commit,
@@ -117,18 +117,6 @@ def _metric_tables(records: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
-COMPARISON_COLUMNS = (
-    "dataset",
-    "level",
-    "metric",
-    "mode",
-    "versus",
-    "difference",
-    "95% interval",
-    "changed",
-)
-
-
 def _comparison_table(comparisons: Sequence[dict[str, Any]]) -> list[str]:
     if not comparisons:
         return []
@@ -136,17 +124,17 @@ def _comparison_table(comparisons: Sequence[dict[str, Any]]) -> list[str]:
         "## Modes compared question by question",
         "",
         "Mean of the per-question differences (the mode minus the other) and its paired "
-        "bootstrap 95% interval; an interval that holds 0 cannot tell the two apart. Changed: "
-        "questions whose value differs.",
+        "bootstrap 95% interval; an interval that holds 0 cannot tell the two apart. n: the "
+        "questions whose value differs, of those both modes scored.",
         "",
-        _row(COMPARISON_COLUMNS),
+        _row(["dataset", "level", "metric", "mode", "versus", "difference", "95% interval", "n"]),
         _row(["---"] * 5 + ["---:"] * 3),
     ]
     for c in comparisons:
         lower, upper = c["interval"]
         cells = [c["dataset"], c["level"], c["metric"], c["mode"], c["versus"]]
         cells.append(f"{c['difference']:+.4f}")
-        cells += [f"{lower:+.4f} … {upper:+.4f}", f"{c['changed']} of {c['questions']}"]
+        cells += [f"{lower:+.4f} … {upper:+.4f}", f"{c['changed']} of {c['questions']} changed"]
         lines.append(_row(cells))
     return [*lines, ""]
 

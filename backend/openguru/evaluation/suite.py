@@ -148,7 +148,7 @@ def evaluate_dataset(
     result.seconds["index"] = index.seconds
     for mode in options.modes:
         _evaluate_mode(result, mode, judged, options, log)
-    result.comparisons = _hybrid_comparisons(result)
+    result.comparisons = _mode_comparisons(result)
     if REFUSAL_MODE in options.modes:
         _collect_own_refusals(result, options, log)
         if dataset.answers:
@@ -166,7 +166,7 @@ def evaluate_dataset(
 COMPARED_MODES = (("hybrid", "dense"), ("hybrid", "bm25"), ("hybrid_rerank", "hybrid"))
 
 
-def _hybrid_comparisons(result: DatasetResult) -> list[dict[str, Any]]:
+def _mode_comparisons(result: DatasetResult) -> list[dict[str, Any]]:
     """Hybrid minus each single mode that ran (and reranked hybrid minus hybrid), per level,
     with bootstrap intervals."""
     records: list[dict[str, Any]] = []

@@ -256,18 +256,26 @@ def _refusal_pairs(
 ) -> list[RefusalPair]:
     pairs = [pair for result in results if (pair := own_refusal_pair(result)) is not None]
     by_name = {result.dataset.name: result for result in results}
-    if outside:
-        asked = [(r, other) for r in results for other in outside if other.name != r.dataset.name]
-    else:
-        asked = [
-            (by_name[corpus], by_name[other].dataset)
-            for corpus, other in DEFAULT_CROSS_PAIRS
-            if corpus in by_name and other in by_name
-        ]
-    for result, other in asked:
+    for corpus, other in _cross_pairs([r.dataset for r in results], outside):
+        result = by_name[corpus.name]
         if result.refusal_measured:
             pairs.append(cross_refusal_pair(result, other, run, log))
     return pairs
+
+
+def _cross_pairs(
+    datasets: list[BeirDataset], outside: list[BeirDataset]
+) -> list[tuple[BeirDataset, BeirDataset]]:
+    """(corpus, dataset whose questions it is asked): every --out-of-scope dataset, else the
+    default pairs among the evaluated datasets."""
+    if outside:
+        return [(d, other) for d in datasets for other in outside if other.name != d.name]
+    by_name = {d.name: d for d in datasets}
+    return [
+        (by_name[corpus], by_name[other])
+        for corpus, other in DEFAULT_CROSS_PAIRS
+        if corpus in by_name and other in by_name
+    ]
 
 
 def _engine_answer_runs(
@@ -277,7 +285,7 @@ def _engine_answer_runs(
     run: RunOptions,
     log: Any,
 ) -> list[EngineAnswerRun]:
-    by_name = {result.dataset.name: result.dataset for result in results}
+    cross_pairs = _cross_pairs([result.dataset for result in results], outside)
     runs = []
     for result in results:
         dataset = result.dataset
@@ -286,7 +294,7 @@ def _engine_answer_runs(
             for query in in_scope_queries(dataset, None)
             if query.query_id in dataset.answers
         ][:per_dataset]
-        source, asked = _out_of_scope_for(dataset, outside, by_name)
+        source, asked = _out_of_scope_for(dataset, cross_pairs)
         asked = asked[:per_dataset]
         if not in_scope and not asked:
             continue
@@ -311,20 +319,14 @@ def _engine_answer_runs(
 
 
 def _out_of_scope_for(
-    dataset: BeirDataset, outside: list[BeirDataset], by_name: dict[str, BeirDataset]
+    dataset: BeirDataset, cross_pairs: list[tuple[BeirDataset, BeirDataset]]
 ) -> tuple[str, list[Query]]:
-    """The questions this dataset's guru should refuse: its own unanswerable ones, else the
-    first --out-of-scope dataset's, else its default partner's (as the refusal step pairs them)."""
+    """The questions this dataset's guru should refuse: its own unanswerable ones, else those
+    of the first dataset the refusal step asks it (`_cross_pairs`)."""
     if dataset.unanswerable_ids:
         return f"{dataset.name} (unanswerable)", unanswerable_queries(dataset, None)
-    partners = [d for d in outside if d.name != dataset.name] or [
-        by_name[other]
-        for corpus, other in DEFAULT_CROSS_PAIRS
-        if corpus == dataset.name and other in by_name
-    ]
-    if not partners:
-        return "", []
-    return partners[0].name, list(partners[0].queries)
+    partner = next((other for corpus, other in cross_pairs if corpus.name == dataset.name), None)
+    return (partner.name, list(partner.queries)) if partner else ("", [])
 
 
 def _write_reports(
