@@ -74,6 +74,33 @@ def test_onnx_questions_match_torch_and_the_export_is_reused(serial_float32, tmp
     assert graph.stat().st_mtime_ns == exported_at  # loaded, not exported again
 
 
+def test_int8_questions_point_the_same_way_and_the_quantized_graph_is_reused(
+    serial_float32, tmp_path
+) -> None:
+    questions = [
+        "How do I configure the crawler's allowed domains?",
+        "Why are floating-point calculations so inaccurate?",
+        "How do I delete a file?",
+        "What is a virtual environment?",
+    ]
+    int8 = SentenceTransformerEmbedder(query_backend="onnx-int8", onnx_cache_dir=tmp_path)
+    got = np.asarray([int8.embed_query(q) for q in questions])
+    assert int8.query_backend == "onnx-int8"
+    expected = np.asarray([serial_float32.embed_query(q) for q in questions])
+    cosines = (got * expected).sum(axis=1)
+    # Close to the float vectors, but not the same: the quantization did happen.
+    assert cosines.min() > 0.98
+    assert cosines.max() < 0.99999
+    np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+    (quantized,) = tmp_path.glob("*-int8.onnx")
+    assert len(list(tmp_path.glob("*.onnx"))) == 2  # beside the float graph it came from
+    assert quantized.stat().st_mode & 0o777 == 0o644
+    quantized_at = quantized.stat().st_mtime_ns
+    again = SentenceTransformerEmbedder(query_backend="onnx-int8", onnx_cache_dir=tmp_path)
+    np.testing.assert_allclose(again.embed_query(questions[0]), got[0], atol=1e-6)
+    assert quantized.stat().st_mtime_ns == quantized_at  # loaded, not quantized again
+
+
 def test_questions_fall_back_to_torch_when_the_export_cannot_be_written(
     serial_float32, tmp_path
 ) -> None:

@@ -27,7 +27,9 @@ EMBEDDING_BATCH_SIZE = env.int("EMBEDDING_BATCH_SIZE", default=32)
 EMBEDDING_LOCAL_PRECISION = env.str("EMBEDDING_LOCAL_PRECISION", default="auto")
 EMBEDDING_LOCAL_WORKERS = env.int("EMBEDDING_LOCAL_WORKERS", default=0)
 # Questions through ONNX Runtime (exported once from the local weights into DATA_DIR/models):
-# ~2.5x faster than torch for one short text. "torch" keeps them on the passage path.
+# ~2.5x faster than torch for one short text. "onnx-int8": the same graph with 8-bit weights,
+# ~2.3x faster again, at a small cost in retrieval quality (docs/benchmarks.md). "torch" keeps
+# them on the passage path.
 EMBEDDING_LOCAL_QUERY_BACKEND = env.str("EMBEDDING_LOCAL_QUERY_BACKEND", default="onnx")
 
 # --- Reranker (optional)

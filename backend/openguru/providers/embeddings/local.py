@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 BUNDLED_MODEL_NAMES = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
 PRECISIONS = ("auto", "float32", "bfloat16")
-QUERY_BACKENDS = ("onnx", "torch")
+QUERY_BACKENDS = ("onnx", "onnx-int8", "torch")
 MAX_AUTO_WORKERS = 4
 _NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 
@@ -102,11 +102,13 @@ class SentenceTransformerEmbedder:
                 f"EMBEDDING_LOCAL_QUERY_BACKEND must be one of {', '.join(QUERY_BACKENDS)}, "
                 f"not {query_backend!r}.",
             )
-        if query_backend == "onnx" and onnx_cache_dir is None:
+        onnx = query_backend.startswith("onnx")
+        if onnx and onnx_cache_dir is None:
             raise DomainError(ErrorCode.NOT_CONFIGURED, "The ONNX query backend needs a cache dir.")
         self._onnx_cache_dir = Path(onnx_cache_dir) if onnx_cache_dir else None
+        self._onnx_int8 = query_backend == "onnx-int8"
         self._query_encoder: OnnxQueryEncoder | None = None
-        self._query_encoder_tried = query_backend != "onnx"
+        self._query_encoder_tried = not onnx
         self._load_lock = threading.Lock()
         # Each replica is used by one thread at a time: a fast tokenizer whose padding settings
         # change while another thread uses it fails with "Already borrowed".
@@ -168,8 +170,11 @@ class SentenceTransformerEmbedder:
 
     @property
     def query_backend(self) -> str:
-        """What questions actually go through: "onnx", or "torch" (configured or fallen back)."""
-        return "onnx" if self._onnx_encoder() is not None else "torch"
+        """What questions actually go through: "onnx", "onnx-int8", or "torch" (configured or
+        fallen back)."""
+        if self._onnx_encoder() is None:
+            return "torch"
+        return "onnx-int8" if self._onnx_int8 else "onnx"
 
     def _onnx_encoder(self) -> OnnxQueryEncoder | None:
         if not self._query_encoder_tried:
@@ -178,7 +183,10 @@ class SentenceTransformerEmbedder:
                 if not self._query_encoder_tried:
                     assert self._onnx_cache_dir is not None
                     self._query_encoder = load_query_encoder(
-                        model_dir=self._path, cache_dir=self._onnx_cache_dir, max_tokens=window
+                        model_dir=self._path,
+                        cache_dir=self._onnx_cache_dir,
+                        max_tokens=window,
+                        int8=self._onnx_int8,
                     )
                     self._query_encoder_tried = True
         return self._query_encoder
