@@ -67,3 +67,13 @@ def test_report_has_every_key_and_nulls_for_sections_not_run(tmp_path: Path) -> 
     write_report(path, report)
     assert json.loads(path.read_text()) == report
     assert list(path.parent.iterdir()) == [path]  # no partial file left behind
+
+
+def test_the_report_says_how_questions_were_embedded(settings) -> None:
+    from openguru.benchmarks.runner import report_settings
+
+    config = BenchConfig.build(sections=("ttft",), output=Path("x.json"))
+    settings.EMBEDDING_LOCAL_QUERY_BACKEND = "onnx-int8"
+    recorded = report_settings(config)
+    assert recorded["question_encoder"] == "onnx-int8"
+    assert recorded["sections"] == ["ttft"]

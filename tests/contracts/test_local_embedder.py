@@ -6,6 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from openguru.core.errors import DomainError
+from openguru.evaluation.concurrency import MemoizedQueryEmbedder
+from openguru.providers.embeddings.base import question_encoder
 from openguru.providers.embeddings.local import (
     SentenceTransformerEmbedder,
     cpu_has_native_bf16,
@@ -86,6 +88,8 @@ def test_int8_questions_point_the_same_way_and_the_quantized_graph_is_reused(
     int8 = SentenceTransformerEmbedder(query_backend="onnx-int8", onnx_cache_dir=tmp_path)
     got = np.asarray([int8.embed_query(q) for q in questions])
     assert int8.query_backend == "onnx-int8"
+    # Reports name it, also through the eval's memoizing wrapper.
+    assert question_encoder(MemoizedQueryEmbedder(int8)) == "onnx-int8"
     expected = np.asarray([serial_float32.embed_query(q) for q in questions])
     cosines = (got * expected).sum(axis=1)
     # Close to the float vectors, but not the same: the quantization did happen.

@@ -76,10 +76,18 @@ def run(config: BenchConfig, paths: BenchPaths | None = None) -> int:
     }
     report = build_report(
         runner.results,
-        settings=config.as_dict(),
+        settings=report_settings(config),
         notes=notes,
         seconds=time.perf_counter() - started,
     )
     write_report(config.output, report)
     log(f"wrote {config.output} in {report['duration_s']}s")
     return 1 if runner.failed else 0
+
+
+def report_settings(config: BenchConfig) -> dict[str, object]:
+    """The run's own settings, and how questions were embedded: the servers take that from the
+    environment (`EMBEDDING_LOCAL_QUERY_BACKEND`), and it moves time to first token."""
+    from django.conf import settings
+
+    return config.as_dict() | {"question_encoder": settings.EMBEDDING_LOCAL_QUERY_BACKEND}

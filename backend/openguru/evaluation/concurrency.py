@@ -8,7 +8,7 @@ from typing import TypeVar, cast
 
 from django.db import connections
 
-from openguru.providers.embeddings.base import Embedder
+from openguru.providers.embeddings.base import Embedder, question_encoder
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -65,6 +65,10 @@ class MemoizedQueryEmbedder:
     @property
     def dimension(self) -> int:
         return self._embedder.dimension
+
+    @property
+    def query_backend(self) -> str:
+        return question_encoder(self._embedder)
 
     @property
     def max_input_tokens(self) -> int:

@@ -26,7 +26,7 @@ from openguru.evaluation.metrics import METRIC_NAMES, has_relevant, summarize
 from openguru.evaluation.near_duplicates import near_duplicate_record
 from openguru.evaluation.refusal import REFUSAL_MODE, GateSettings, RefusalPair, Refusals
 from openguru.evaluation.runner import QueryRunner, Ranked
-from openguru.providers.embeddings.base import Embedder
+from openguru.providers.embeddings.base import Embedder, question_encoder
 from openguru.providers.rerank.base import Reranker
 from openguru.providers.vectorstore.base import VectorStore
 
@@ -335,6 +335,7 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
         "chunk_overlap_tokens": options.chunking.overlap_tokens,
         "chunk_min_chars": options.chunking.min_chars,
         "embedder_model": result.runner.embedder.model_name,
+        "question_encoder": question_encoder(result.runner.embedder),
         "chunk_limit": result.runner.chunk_limit,
         **_fusion_settings(),
         "bm25_analyzer": settings.MILVUS_BM25_ANALYZER,

@@ -24,3 +24,9 @@ class Embedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
 
     def embed_query(self, text: str) -> list[float]: ...
+
+
+def question_encoder(embedder: Embedder) -> str:
+    """How the embedder encodes questions, where it has a choice (the local one: "onnx",
+    "onnx-int8" or "torch"); "" otherwise. Reports say it: it moves both speed and quality."""
+    return str(getattr(embedder, "query_backend", ""))
