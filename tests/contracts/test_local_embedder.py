@@ -96,7 +96,7 @@ def test_int8_questions_point_the_same_way_and_the_quantized_graph_is_reused(
     assert cosines.min() > 0.98
     assert cosines.max() < 0.99999
     np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
-    (quantized,) = tmp_path.glob("*-int8.onnx")
+    (quantized,) = tmp_path.glob("*-int8-per-channel.onnx")
     assert len(list(tmp_path.glob("*.onnx"))) == 2  # beside the float graph it came from
     assert quantized.stat().st_mode & 0o777 == 0o644
     quantized_at = quantized.stat().st_mtime_ns

@@ -45,7 +45,8 @@ def exported_path(model_dir: Path, cache_dir: Path) -> Path:
 
 
 def quantized_path(graph: Path) -> Path:
-    return graph.with_name(f"{graph.stem}-int8.onnx")
+    """Named for how it is made too: a different quantization must not reuse this file."""
+    return graph.with_name(f"{graph.stem}-int8-per-channel.onnx")
 
 
 def quantize_graph(graph: Path, target: Path) -> None:
