@@ -86,8 +86,9 @@ def run(config: BenchConfig, paths: BenchPaths | None = None) -> int:
 
 
 def report_settings(config: BenchConfig) -> dict[str, object]:
-    """The run's own settings, and how questions were embedded: the servers take that from the
-    environment (`EMBEDDING_LOCAL_QUERY_BACKEND`), and it moves time to first token."""
+    """The run's own settings, and how questions are to be embedded: the servers take that from
+    the environment (`EMBEDDING_LOCAL_QUERY_BACKEND`, as configured; a failed ONNX export would
+    fall back to torch and say so in their log), and it moves time to first token."""
     from django.conf import settings
 
     return config.as_dict() | {"question_encoder": settings.EMBEDDING_LOCAL_QUERY_BACKEND}
