@@ -9,6 +9,7 @@ import socket
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from openguru.core.errors import DomainError, ErrorCode, TransientError
@@ -77,21 +78,21 @@ def local_embedder() -> SentenceTransformerEmbedder:
 
 
 @pytest.fixture(scope="session")
-def local_onnx_embedder(tmp_path_factory: pytest.TempPathFactory) -> SentenceTransformerEmbedder:
-    embedder = SentenceTransformerEmbedder(
-        query_backend="onnx", onnx_cache_dir=tmp_path_factory.mktemp("onnx")
-    )
+def onnx_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for both ONNX cases: the int8 graph is quantized from the float one there."""
+    return tmp_path_factory.mktemp("onnx")
+
+
+@pytest.fixture(scope="session")
+def local_onnx_embedder(onnx_cache: Path) -> SentenceTransformerEmbedder:
+    embedder = SentenceTransformerEmbedder(query_backend="onnx", onnx_cache_dir=onnx_cache)
     assert embedder.query_backend == "onnx"  # exported, not fallen back to torch
     return embedder
 
 
 @pytest.fixture(scope="session")
-def local_onnx_int8_embedder(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> SentenceTransformerEmbedder:
-    embedder = SentenceTransformerEmbedder(
-        query_backend="onnx-int8", onnx_cache_dir=tmp_path_factory.mktemp("onnx")
-    )
+def local_onnx_int8_embedder(onnx_cache: Path) -> SentenceTransformerEmbedder:
+    embedder = SentenceTransformerEmbedder(query_backend="onnx-int8", onnx_cache_dir=onnx_cache)
     assert embedder.query_backend == "onnx-int8"  # quantized, not fallen back to torch
     return embedder
 
