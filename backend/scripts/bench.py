@@ -4,6 +4,7 @@
     python backend/scripts/bench.py --sections ingest,search # a subset
     python backend/scripts/bench.py --quick                  # small sizes: a smoke run
     python backend/scripts/bench.py --full                   # whole docs site, 100k search rows
+    python backend/scripts/bench.py --paced-llm              # the fake LLM paced per token
 
 Needs no network once the docs package is in data/bench/downloads (the first run fetches it with
 `apt-get download`). Everything it starts runs in its own process group and is stopped at the
@@ -49,6 +50,12 @@ def _parse() -> BenchConfig:
         help="a PostgreSQL database to use (dropped and re-created by the ingest section) "
         "instead of SQLite under data/bench/state/",
     )
+    parser.add_argument(
+        "--paced-llm",
+        action="store_true",
+        help="the fake LLM also spends its per-token time before a stream's first token and "
+        "on each token of a structured-output answer (default: a fixed time per call)",
+    )
     args = parser.parse_args()
     sections = tuple(s.strip() for s in args.sections.split(",") if s.strip())
     try:
@@ -59,6 +66,7 @@ def _parse() -> BenchConfig:
             full=args.full,
             deb=args.deb,
             database_url=args.database_url,
+            paced_llm=args.paced_llm,
         )
     except ValueError as exc:
         parser.error(str(exc))

@@ -48,6 +48,18 @@ def test_a_chosen_database_is_kept_at_every_size(quick: bool) -> None:
     assert config.as_dict()["database"] == "postgres"
 
 
+@pytest.mark.parametrize("quick", [False, True])
+def test_the_fake_llm_takes_a_fixed_time_per_call_unless_paced(quick: bool) -> None:
+    """The issue's TTFT targets are ratios of a fake LLM "that takes a fixed 300 ms per call"."""
+    fixed = BenchConfig.build(sections=SECTIONS, output=Path("x.json"), quick=quick)
+    assert fixed.latency.fixed_call
+    assert fixed.as_dict()["llm_latency_profile"] == "fixed_call"
+    paced = BenchConfig.build(sections=SECTIONS, output=Path("x.json"), quick=quick, paced_llm=True)
+    assert not paced.latency.fixed_call
+    assert paced.as_dict()["llm_latency_profile"] == "paced"
+    assert paced.latency.call_ms == fixed.latency.call_ms == 300.0
+
+
 def test_the_large_search_size_follows_the_measured_insert_rate() -> None:
     plan = SearchPlan(large=100_000, fallback=50_000, large_budget_s=300)
     assert projected_seconds(100_000, 1_000) == pytest.approx(250.0)

@@ -178,8 +178,9 @@ class FakeHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def send_sse(self, events: Iterator[str], token_delay: float) -> None:
-        """Chunked `text/event-stream`, one write per event, so a client sees each token now."""
+    def send_sse(self, events: Iterator[str], token_delay: float, *, together: int = 1) -> None:
+        """Chunked `text/event-stream`, one write per event, so a client sees each token now.
+        The first `together` events go out at once; `token_delay` separates the later ones."""
         app = self.server.app
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -188,7 +189,7 @@ class FakeHandler(BaseHTTPRequestHandler):
         self.end_headers()
         try:
             for index, event in enumerate(events):
-                if index and token_delay:
+                if index >= together and token_delay:
                     time.sleep(token_delay)
                 if app.cut_streams_after is not None and index >= app.cut_streams_after:
                     # Drop the line mid-answer: no terminating chunk, the socket just closes.

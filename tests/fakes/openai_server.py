@@ -4,7 +4,10 @@ It fakes the far end of the wire: the real `openai` SDK talks to it over real HT
 deterministic functions of the prompt, so a streamed answer equals the non-streamed one.
 
 Knobs for tests and benchmarks:
-- `call_ms` / `token_ms`: latency before the first byte and between streamed tokens.
+- `call_ms` / `token_ms`: latency before the first byte and between streamed tokens. A model
+  also spends `token_ms` before a stream's first token and on each token of a non-streamed
+  answer; `fixed_call=True` drops both, so every call takes `call_ms` to its first answer token
+  whatever it says (a "fixed latency per call", as the answer engine's speed targets put it).
 - `fail_next(n, status)` / `fail_all(status)`: answer the next n (or every) call with an error.
 - `script(*texts)`: the next chat answers, in order.
 - `reject_json_schema`: answer 400 to `response_format: json_schema`, like servers without it.
@@ -199,9 +202,11 @@ class FakeOpenAIServer(LoopbackApp):
         models: tuple[str, ...] = ("fake-gpt",),
         api_key: str | None = None,
         reject_json_schema: bool = False,
+        fixed_call: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(**options)
+        self.fixed_call = fixed_call
         self.dimension = dimension
         self.models = models
         self.api_key = api_key
@@ -255,9 +260,11 @@ class FakeOpenAIServer(LoopbackApp):
             options = body.get("stream_options") or {}
             include_usage = bool(options.get("include_usage"))
             events = self._chat_events(model, text, prompt_tokens, include_usage)
-            handler.send_sse(events, self.token_ms / 1000)
+            # Event 0 is the role chunk; with a fixed call the first token comes with it.
+            handler.send_sse(events, self.token_ms / 1000, together=2 if self.fixed_call else 1)
             return
-        self._sleep(self.token_ms * len(split_tokens(text)))
+        if not self.fixed_call:
+            self._sleep(self.token_ms * len(split_tokens(text)))
         handler.send_json(200, self._chat_completion(model, text, prompt_tokens))
 
     def _chat_text(self, body: dict[str, Any], messages: list[dict[str, Any]]) -> str:
@@ -391,8 +398,15 @@ def make_openai_server_fixture(scope: str = "function", **options: Any) -> Any:
 def main(argv: list[str] | None = None) -> None:
     parser = app_argument_parser("A loopback OpenAI-compatible server.")
     parser.add_argument("--dimension", type=int, default=64)
+    parser.add_argument(
+        "--fixed-call",
+        action="store_true",
+        help="every call takes --call-ms to its first answer token, whatever its length",
+    )
     args = parser.parse_args(argv)
-    server = FakeOpenAIServer(dimension=args.dimension, **app_options(args)).start()
+    server = FakeOpenAIServer(
+        dimension=args.dimension, fixed_call=args.fixed_call, **app_options(args)
+    ).start()
     print(f"fake OpenAI server listening on {server.base_url}", flush=True)
     server.run_until_signalled()
 

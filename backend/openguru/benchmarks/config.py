@@ -57,11 +57,13 @@ class BenchConfig:
         full: bool = False,
         deb: Path | None = None,
         database_url: str = "",
+        paced_llm: bool = False,
     ) -> "BenchConfig":
         unknown = set(sections) - set(SECTIONS)
         if unknown:
             raise ValueError(f"unknown sections: {', '.join(sorted(unknown))}")
         ordered = tuple(s for s in SECTIONS if s in sections)
+        latency = LlmLatency(fixed_call=not paced_llm)
         if quick:
             return cls(
                 sections=ordered,
@@ -76,6 +78,7 @@ class BenchConfig:
                 concurrency_timeout_s=120.0,
                 cached_requests=50,
                 cached_concurrency=10,
+                latency=latency,
             )
         scope = SiteScope(()) if full else SiteScope(PROSE_SUBSET)
         return cls(
@@ -85,6 +88,7 @@ class BenchConfig:
             database_url=database_url,
             scope=scope,
             search=SearchPlan(force_large=full),
+            latency=latency,
         )
 
     @property
@@ -121,4 +125,5 @@ class BenchConfig:
             "gunicorn_workers": self.workers,
             "llm_call_ms": self.latency.call_ms,
             "llm_token_ms": self.latency.token_ms,
+            "llm_latency_profile": self.latency.profile,
         }

@@ -141,10 +141,19 @@ async def llm_floor(
         "fast_floor_ms": rounded(medians["answer_first_token_ms"]),
         "default_floor_ms": rounded(default),
         "samples": len(questions),
-        "note": "the fake LLM waits call_ms, then token_ms per token, also for the tokens of a "
-        "non-streamed structured-output call; floors assume understanding is off the "
-        "critical path (the engine never waits for it)",
+        "latency_profile": api.latency.profile,
+        "note": _FLOOR_NOTES[api.latency.profile],
     }
+
+
+_FLOOR_NOTES = {
+    "fixed_call": "every fake LLM call takes call_ms to its first answer token (a stream's "
+    "first token, a structured-output answer whole), then token_ms between streamed tokens; "
+    "floors assume understanding is off the critical path (the engine never waits for it)",
+    "paced": "the fake LLM waits call_ms, then token_ms per token, also before a stream's first "
+    "token and for the tokens of a non-streamed structured-output call; floors assume "
+    "understanding is off the critical path (the engine never waits for it)",
+}
 
 
 async def _timed_json(llm: OpenAICompatibleLLM, messages: Any, schema: Any, name: str) -> float:
