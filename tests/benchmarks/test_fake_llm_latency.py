@@ -3,7 +3,8 @@ and otherwise paces its answers per token like a model. The per-token time here 
 what each check allows, so the checks read which waits happen, not how fast anything is."""
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from openguru.providers.llm.base import ChatMessage
@@ -11,6 +12,7 @@ from openguru.providers.llm.openai_compatible import OpenAICompatibleLLM
 
 from tests.fakes.openai_server import FakeOpenAIServer
 
+T = TypeVar("T")
 SLOW_TOKEN_MS = 20_000.0  # a per-token wait no check below could sit through
 ALLOWED_S = 10.0
 PROMPT = [ChatMessage(role="user", content="What does the with statement do?")]
@@ -35,8 +37,8 @@ async def _first_token(llm: OpenAICompatibleLLM) -> str:
     raise AssertionError("the stream ended without a token")
 
 
-def _within(seconds: float, coroutine: object) -> object:
-    return asyncio.run(asyncio.wait_for(coroutine, seconds))  # type: ignore[arg-type]
+def _within(seconds: float, coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(asyncio.wait_for(coroutine, seconds))
 
 
 @pytest.fixture
@@ -61,7 +63,7 @@ def test_a_fixed_call_answers_structured_output_whole_without_per_token_time(
     fixed_server: FakeOpenAIServer,
 ) -> None:
     result = _within(ALLOWED_S, _llm(fixed_server).complete_json(PROMPT, schema=SCHEMA, name="x"))
-    assert result.data["scores"]  # type: ignore[attr-defined]
+    assert result.data["scores"]
 
 
 def test_a_paced_fake_spends_token_time_before_the_first_token_and_on_json(
