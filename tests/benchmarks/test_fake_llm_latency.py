@@ -7,6 +7,7 @@ from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 import pytest
+from openguru.answers.prompts import RELEVANCE_SCHEMA
 from openguru.providers.llm.base import ChatMessage
 from openguru.providers.llm.openai_compatible import OpenAICompatibleLLM
 
@@ -16,12 +17,7 @@ T = TypeVar("T")
 SLOW_TOKEN_MS = 20_000.0  # a per-token wait no check below could sit through
 ALLOWED_S = 10.0
 PROMPT = [ChatMessage(role="user", content="What does the with statement do?")]
-SCHEMA = {
-    "type": "object",
-    "properties": {"scores": {"type": "array", "items": {"type": "number"}}},
-    "required": ["scores"],
-    "additionalProperties": False,
-}
+SCHEMA = RELEVANCE_SCHEMA  # the structured-output call the bench times on the critical path
 
 
 def _llm(server: FakeOpenAIServer) -> OpenAICompatibleLLM:
