@@ -142,17 +142,16 @@ async def llm_floor(
         "default_floor_ms": rounded(default),
         "samples": len(questions),
         "latency_profile": api.latency.profile,
-        "note": _FLOOR_NOTES[api.latency.profile],
+        "note": f"{_PROFILE_NOTES[api.latency.profile]}; floors assume understanding is off "
+        "the critical path (the engine never waits for it)",
     }
 
 
-_FLOOR_NOTES = {
+_PROFILE_NOTES = {
     "fixed_call": "every fake LLM call takes call_ms to its first answer token (a stream's "
-    "first token, a structured-output answer whole), then token_ms between streamed tokens; "
-    "floors assume understanding is off the critical path (the engine never waits for it)",
+    "first token, a structured-output answer whole), then token_ms between streamed tokens",
     "paced": "the fake LLM waits call_ms, then token_ms per token, also before a stream's first "
-    "token and for the tokens of a non-streamed structured-output call; floors assume "
-    "understanding is off the critical path (the engine never waits for it)",
+    "token and for the tokens of a non-streamed structured-output call",
 }
 
 
