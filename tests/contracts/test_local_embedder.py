@@ -13,6 +13,7 @@ from openguru.providers.embeddings.local import (
     cpu_has_native_bf16,
     resolve_precision,
 )
+from openguru.providers.embeddings.onnx_query import quantized_path
 
 # Lengths vary a lot and not in order, so batching by length must put every vector back.
 TEXTS = [
@@ -103,6 +104,19 @@ def test_int8_questions_point_the_same_way_and_the_quantized_graph_is_reused(
     again = SentenceTransformerEmbedder(query_backend="onnx-int8", onnx_cache_dir=tmp_path)
     np.testing.assert_allclose(again.embed_query(questions[0]), got[0], atol=1e-6)
     assert quantized.stat().st_mtime_ns == quantized_at  # loaded, not quantized again
+
+
+def test_int8_questions_fall_back_to_the_float_graph_when_quantizing_fails(
+    serial_float32, tmp_path
+) -> None:
+    float_graph = SentenceTransformerEmbedder(query_backend="onnx", onnx_cache_dir=tmp_path)
+    question = "How do I delete a file?"
+    expected = float_graph.embed_query(question)
+    (graph,) = tmp_path.glob("*.onnx")
+    quantized_path(graph).mkdir()  # a folder where the int8 graph should be written
+    embedder = SentenceTransformerEmbedder(query_backend="onnx-int8", onnx_cache_dir=tmp_path)
+    np.testing.assert_allclose(embedder.embed_query(question), expected, atol=1e-6)
+    assert embedder.query_backend == "onnx"  # what questions really went through
 
 
 def test_questions_fall_back_to_torch_when_the_export_cannot_be_written(

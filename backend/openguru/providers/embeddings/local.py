@@ -171,10 +171,11 @@ class SentenceTransformerEmbedder:
     @property
     def query_backend(self) -> str:
         """What questions actually go through: "onnx", "onnx-int8", or "torch" (configured or
-        fallen back)."""
-        if self._onnx_encoder() is None:
+        fallen back; an int8 graph that could not be made falls back to "onnx")."""
+        encoder = self._onnx_encoder()
+        if encoder is None:
             return "torch"
-        return "onnx-int8" if self._onnx_int8 else "onnx"
+        return "onnx-int8" if encoder.int8 else "onnx"
 
     def _onnx_encoder(self) -> OnnxQueryEncoder | None:
         if not self._query_encoder_tried:

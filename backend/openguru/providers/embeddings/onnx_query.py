@@ -118,8 +118,12 @@ class OnnxQueryEncoder:
     """Mean-pooled, normalized embeddings of short texts, the same as the sentence-transformers
     pipeline of a BERT-style model (Transformer -> mean pooling -> normalize)."""
 
-    def __init__(self, *, graph: Path, tokenizer_file: Path, max_tokens: int) -> None:
+    def __init__(
+        self, *, graph: Path, tokenizer_file: Path, max_tokens: int, int8: bool = False
+    ) -> None:
         import onnxruntime
+
+        self.int8 = int8  # the graph's weights are 8-bit (what reports call "onnx-int8")
         from tokenizers import Tokenizer
 
         options = onnxruntime.SessionOptions()
@@ -168,12 +172,27 @@ def load_query_encoder(
         if not graph.is_file():
             logger.info("exporting %s to ONNX for question embeddings: %s", model_dir.name, graph)
             export_transformer(model_dir, graph)
-        if int8:
-            float_graph, graph = graph, quantized_path(graph)
-            if not graph.is_file():
-                logger.info("quantizing the question encoder to int8: %s", graph)
-                quantize_graph(float_graph, graph)
-        return OnnxQueryEncoder(graph=graph, tokenizer_file=tokenizer_file, max_tokens=max_tokens)
+        quantized = _quantized(graph) if int8 else None
+        return OnnxQueryEncoder(
+            graph=quantized or graph,
+            tokenizer_file=tokenizer_file,
+            max_tokens=max_tokens,
+            int8=quantized is not None,
+        )
     except Exception:  # an optimisation only: never stop embedding over it
         logger.warning("ONNX question encoder unavailable; using torch", exc_info=True)
         return None
+
+
+def _quantized(graph: Path) -> Path | None:
+    """The int8 graph, quantized from `graph` the first time; None (and a warning) when that
+    fails: the float graph at hand is still faster than torch."""
+    target = quantized_path(graph)
+    try:
+        if not target.is_file():
+            logger.info("quantizing the question encoder to int8: %s", target)
+            quantize_graph(graph, target)
+    except Exception:
+        logger.warning("int8 quantization failed; questions use the float graph", exc_info=True)
+        return None
+    return target
