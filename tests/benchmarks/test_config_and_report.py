@@ -81,11 +81,15 @@ def test_report_has_every_key_and_nulls_for_sections_not_run(tmp_path: Path) -> 
     assert list(path.parent.iterdir()) == [path]  # no partial file left behind
 
 
-def test_the_report_says_how_questions_were_embedded(settings) -> None:
+def test_the_report_says_how_questions_and_passages_were_embedded(settings) -> None:
     from openguru.benchmarks.runner import report_settings
 
     config = BenchConfig.build(sections=("ttft",), output=Path("x.json"))
     settings.EMBEDDING_LOCAL_QUERY_BACKEND = "onnx-int8"
+    settings.EMBEDDING_LOCAL_PRECISION = "bfloat16"
     recorded = report_settings(config)
     assert recorded["question_encoder"] == "onnx-int8"
+    assert recorded["passage_precision"] == "bfloat16"
+    settings.EMBEDDING_LOCAL_PRECISION = "auto"  # resolved by this CPU, never left as "auto"
+    assert report_settings(config)["passage_precision"] in ("float32", "bfloat16")
     assert recorded["sections"] == ["ttft"]

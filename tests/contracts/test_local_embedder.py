@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from openguru.core.errors import DomainError
 from openguru.evaluation.concurrency import MemoizedQueryEmbedder
-from openguru.providers.embeddings.base import question_encoder
+from openguru.providers.embeddings.base import passage_precision, question_encoder
 from openguru.providers.embeddings.local import (
     SentenceTransformerEmbedder,
     cpu_has_native_bf16,
@@ -91,6 +91,7 @@ def test_int8_questions_point_the_same_way_and_the_quantized_graph_is_reused(
     assert int8.query_backend == "onnx-int8"
     # Reports name it, also through the eval's memoizing wrapper.
     assert question_encoder(MemoizedQueryEmbedder(int8)) == "onnx-int8"
+    assert passage_precision(MemoizedQueryEmbedder(int8)) == int8.precision
     expected = np.asarray([serial_float32.embed_query(q) for q in questions])
     cosines = (got * expected).sum(axis=1)
     # Close to the float vectors, but not the same: the quantization did happen.

@@ -183,6 +183,7 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         assert all(0.0 <= record[key] <= 1.0 for key in METRIC_KEYS)
         assert record["settings"]["embedder_model"] == "fake-hash-embedder"
         assert record["settings"]["question_encoder"] == ""  # no choice of encoder there
+        assert record["settings"]["passage_precision"] == ""  # nor of number format
         assert record["settings"]["documents"] == len(WORDS)
         assert record["queries"] == 6
         assert record["skipped_queries"] == 4  # the question without gold, the impossible ones

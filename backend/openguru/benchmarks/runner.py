@@ -86,9 +86,15 @@ def run(config: BenchConfig, paths: BenchPaths | None = None) -> int:
 
 
 def report_settings(config: BenchConfig) -> dict[str, object]:
-    """The run's own settings, and how questions are to be embedded: the servers take that from
-    the environment (`EMBEDDING_LOCAL_QUERY_BACKEND`, as configured; a failed ONNX export would
-    fall back to torch and say so in their log), and it moves time to first token."""
+    """The run's own settings, and how questions and passages are to be embedded: the servers
+    and workers take both from the environment. `EMBEDDING_LOCAL_QUERY_BACKEND` is as configured
+    (a failed ONNX export would fall back to torch and say so in their log) and moves time to
+    first token; the passages' precision, as this CPU resolves `auto`, moves ingest speed."""
     from django.conf import settings
 
-    return config.as_dict() | {"question_encoder": settings.EMBEDDING_LOCAL_QUERY_BACKEND}
+    from openguru.providers.embeddings.local import resolve_precision
+
+    return config.as_dict() | {
+        "question_encoder": settings.EMBEDDING_LOCAL_QUERY_BACKEND,
+        "passage_precision": resolve_precision(settings.EMBEDDING_LOCAL_PRECISION),
+    }

@@ -8,7 +8,7 @@ from typing import TypeVar, cast
 
 from django.db import connections
 
-from openguru.providers.embeddings.base import Embedder, question_encoder
+from openguru.providers.embeddings.base import Embedder, passage_precision, question_encoder
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -69,6 +69,10 @@ class MemoizedQueryEmbedder:
     @property
     def query_backend(self) -> str:
         return question_encoder(self._embedder)
+
+    @property
+    def precision(self) -> str:
+        return passage_precision(self._embedder)
 
     @property
     def max_input_tokens(self) -> int:

@@ -18,7 +18,7 @@ from openguru.evaluation.corpus_loader import CorpusLoader
 from openguru.evaluation.datasets import CorpusRecord
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
-from openguru.providers.embeddings.base import Embedder
+from openguru.providers.embeddings.base import Embedder, passage_precision
 from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
@@ -28,6 +28,7 @@ SLUG_PREFIX = "eval-"
 # Bump when the way a corpus becomes documents changes, so old indexes are not reused.
 INDEX_FORMAT = 1
 PROGRESS_EVERY_SECONDS = 10.0
+PRECISION_KEY = "passage_precision"  # in the corpus source's last_result
 
 Log = Callable[[str], None]
 
@@ -48,6 +49,9 @@ class EvalIndex:
     chunks_embedded: int  # vectors computed in this run (the rest came from the cache)
     reused: bool
     seconds: float
+    # How the index's passages were embedded ("float32", "bfloat16"; "" for an embedder with no
+    # choice or an index built before it was recorded): near-ties, and so figures, depend on it.
+    passage_precision: str
 
     @property
     def collection(self) -> str:
@@ -108,10 +112,12 @@ def eval_index_build(
             chunks_embedded=0,
             reused=True,
             seconds=time.monotonic() - started,
+            passage_precision=str(source.last_result.get(PRECISION_KEY, "")),
         )
     log(f"[{dataset_name}] indexing {len(records)} documents into {guru.slug}")
     stats = _index(guru, source, records, chunking, embedder, store, log, dataset_name)
-    _mark_indexed(source, stats)
+    precision = passage_precision(embedder)
+    _mark_indexed(source, stats, precision)
     seconds = time.monotonic() - started
     log(
         f"[{dataset_name}] indexed {stats.chunks_total} chunks in {seconds:.0f}s "
@@ -125,6 +131,7 @@ def eval_index_build(
         chunks_embedded=stats.chunks_embedded,
         reused=False,
         seconds=seconds,
+        passage_precision=precision,
     )
 
 
@@ -191,13 +198,13 @@ def _progress_printer(dataset_name: str, total: int, log: Log) -> Callable[[dict
     return report
 
 
-def _mark_indexed(source: DataSource, stats: IndexStats) -> None:
+def _mark_indexed(source: DataSource, stats: IndexStats, precision: str) -> None:
     # The per-document fetch state is not kept: the index is rebuilt from the file, never
     # re-crawled, and thousands of entries would only bloat the row.
     source.status = DataSource.Status.SUCCESS
     source.chunk_count = stats.chunks_total
     source.progress = stats.as_dict()
-    source.last_result = stats.as_dict()
+    source.last_result = stats.as_dict() | {PRECISION_KEY: precision}
     source.last_indexed_at = timezone.now()
     source.save(
         update_fields=[

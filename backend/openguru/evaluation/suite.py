@@ -336,6 +336,7 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
         "chunk_min_chars": options.chunking.min_chars,
         "embedder_model": result.runner.embedder.model_name,
         "question_encoder": question_encoder(result.runner.embedder),
+        "passage_precision": index.passage_precision,
         "chunk_limit": result.runner.chunk_limit,
         **_fusion_settings(),
         "bm25_analyzer": settings.MILVUS_BM25_ANALYZER,

@@ -30,3 +30,10 @@ def question_encoder(embedder: Embedder) -> str:
     """How the embedder encodes questions, where it has a choice (the local one: "onnx",
     "onnx-int8" or "torch"); "" otherwise. Reports say it: it moves both speed and quality."""
     return str(getattr(embedder, "query_backend", ""))
+
+
+def passage_precision(embedder: Embedder) -> str:
+    """The number format passages are embedded in, where the embedder has a choice (the local
+    one: "float32" or "bfloat16", picked by the CPU under `auto`); "" otherwise. Reports say it:
+    the two formats rank near-ties differently, so an index's figures depend on it."""
+    return str(getattr(embedder, "precision", ""))
