@@ -32,11 +32,11 @@ class PrecisionEmbedder(FakeEmbedder):
 def build() -> Iterator:
     built: list[EvalIndex] = []
 
-    def _build(embedder: FakeEmbedder, fingerprint: str = "f" * 64) -> EvalIndex:
+    def _build(embedder: FakeEmbedder) -> EvalIndex:
         index = eval_index_build(
             dataset_name="precisionset",
             records=RECORDS,
-            fingerprint=fingerprint,
+            fingerprint="f" * 64,
             chunking=CHUNKING,
             embedder=embedder,
             store=get_vector_store(),

@@ -51,6 +51,9 @@ class EvalIndex:
     seconds: float
     # How the index's passages were embedded ("float32", "bfloat16"; "" for an embedder with no
     # choice or an index built before it was recorded): near-ties, and so figures, depend on it.
+    # It is the embedder's at build time; vectors the embedding cache already held (same model,
+    # same chunk text, from an earlier build in the same data folder) keep the format that made
+    # them, which on one CPU is the same one.
     passage_precision: str
 
     @property
