@@ -9,6 +9,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("openguru.gurus.urls")),
     path("api/", include("openguru.sources.urls")),
     path("api/", include("openguru.answers.urls")),
+    path("api/", include("openguru.integrations.urls")),
+    path("api/", include("openguru.api_v1.urls")),
 ]
 
 if settings.SERVE_MEDIA:

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "openguru.sources",
     "openguru.answers",
     "openguru.integrations",
+    "openguru.api_v1",
     "openguru.evaluation",
 ]
 
@@ -91,6 +92,10 @@ else:
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 
+# Rate-limit counters. Per process by default (one API process in embedded mode); point it at
+# Redis when several processes serve the API, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -115,6 +120,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "openguru.core.exception_handler.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "openguru.core.auth.AdminTokenAuthentication",
+        # A key of a staff user may also call the admin endpoints (the quick start's path).
+        "openguru.integrations.auth.APIKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["openguru.core.auth.IsAdmin"],

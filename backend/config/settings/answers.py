@@ -7,6 +7,10 @@ RETRIEVAL_CANDIDATES = env.int("RETRIEVAL_CANDIDATES", default=30)
 RETRIEVAL_TOP_TEXT = env.int("RETRIEVAL_TOP_TEXT", default=6)
 RETRIEVAL_TOP_CODE = env.int("RETRIEVAL_TOP_CODE", default=3)
 ASK_RATE_LIMIT_PER_MINUTE = env.int("ASK_RATE_LIMIT_PER_MINUTE", default=30)
+# Requests per minute per API key on /api/v1/ (0: unlimited).
+API_RATE_LIMIT_PER_MINUTE = env.int("API_RATE_LIMIT_PER_MINUTE", default=60)
+# API answers are shorter than the web UI's: the answer prompt asks for at most this many words.
+ANSWER_SHORT_MAX_WORDS = env.int("ANSWER_SHORT_MAX_WORDS", default=150)
 # Addresses or networks of the reverse proxies whose X-Real-IP header names the client (our
 # nginx); from any other peer the header is ignored. Empty: the peer address is the client.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])

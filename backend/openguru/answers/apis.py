@@ -27,6 +27,7 @@ from openguru.answers.ratelimit import ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.exception_handler import json_error
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
 
@@ -82,8 +83,7 @@ async def _prepare(request: HttpRequest, slug: str, source: str) -> AskRequest:
     return await run_blocking(_build_request, slug, _parse(request), source, received_at)
 
 
-def _error(exc: DomainError) -> JsonResponse:
-    return JsonResponse(exc.as_dict(), status=exc.http_status)
+_error = json_error
 
 
 def _sse(event: AnswerEvent) -> bytes:

@@ -10,7 +10,7 @@ mode: 1 (the answer).
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from functools import partial
 from typing import Any
 
@@ -46,6 +46,7 @@ __all__ = ["AskRequest", "ask"]  # AskRequest lives with the groundwork; channel
 logger = logging.getLogger(__name__)
 
 RELEVANCE_TOP = 8
+SHORT_EXTRACTIVE_SENTENCES = 3  # a short (API) answer without an LLM quotes fewer sentences
 
 
 async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -> int:
@@ -69,7 +70,7 @@ async def _llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -
     return 1
 
 
-async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
+async def ask(request: AskRequest) -> AsyncGenerator[AnswerEvent, None]:
     """Answer a question as a stream of events: meta, delta..., done (or error)."""
     understanding_call: UnderstandingCall | None = None
     try:
@@ -89,7 +90,8 @@ async def ask(request: AskRequest) -> AsyncIterator[AnswerEvent]:
             understanding_call.cancel()
 
 
-def _check_index_model(guru: Guru) -> None:
+def check_index_model(guru: Guru) -> None:
+    """Answers and searches need vectors of the model the guru was indexed with."""
     model = get_embedder().model_name
     if guru.embedding_model != model:
         raise DomainError(
@@ -106,7 +108,7 @@ async def _ask(
     clock.lap("request_ms")  # from the view's first line: parsing, guru lookup, rate limit
     guru = request.guru
     fast = (request.mode or settings.ANSWER_MODE) == "fast"
-    _check_index_model(guru)
+    check_index_model(guru)
     # Understanding (prettified question, SEO fields, validity) is never waited for: the answer
     # uses it only if it has already arrived. In default mode it starts alongside retrieval, so
     # it may be back before the answer call; fast mode's answer call follows retrieval within
@@ -167,13 +169,21 @@ async def _ask(
     parts: list[str] = []
     usage: dict[str, Any] = {"model": "", "prompt_tokens": 0, "completion_tokens": 0}
     if llm is None:
-        text = extractive_answer(question=request.question, contexts=contexts)
+        text = extractive_answer(
+            question=request.question,
+            contexts=contexts,
+            max_sentences=SHORT_EXTRACTIVE_SENTENCES if request.short_answer else 5,
+        )
         parts.append(text)
         yield events.delta(text)
     else:
         sequential_calls += 1
         messages = answer_messages(
-            guru=guru, question=understanding.question, contexts=contexts, history=history
+            guru=guru,
+            question=understanding.question,
+            contexts=contexts,
+            history=history,
+            short_answer=request.short_answer,
         )
         async for chunk in llm.stream(messages):
             if chunk.delta:
@@ -258,6 +268,7 @@ async def _replay(question: Question) -> AsyncIterator[AnswerEvent]:
 
 def _question_payload(question: Question) -> dict[str, Any]:
     return {
+        "id": question.pk,
         "slug": question.slug,
         "question": question.question,
         "content": question.content,
@@ -266,5 +277,6 @@ def _question_payload(question: Question) -> dict[str, Any]:
         "description": question.description,
         "extractive": question.extractive,
         "binge_id": str(question.binge_id) if question.binge_id else None,
+        "date_updated": question.updated_at.isoformat(),
         "refused": False,
     }

@@ -32,6 +32,7 @@ class AskRequest:
     parent: Question | None = None
     mode: str = ""  # "" -> settings.ANSWER_MODE
     received_at: float | None = None  # time.perf_counter() when the channel got the question
+    short_answer: bool = False  # API channels: a shorter answer (ANSWER_SHORT_MAX_WORDS)
 
 
 @dataclass

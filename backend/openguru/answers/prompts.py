@@ -5,6 +5,8 @@ import json
 import re
 from collections.abc import Sequence
 
+from django.conf import settings
+
 from openguru.answers.context import Context
 from openguru.gurus.models import Guru
 from openguru.providers.llm.base import ChatMessage
@@ -21,6 +23,8 @@ Answer ONLY from the contexts below, delimited by <context> tags with a title an
 - Be concise and direct; use markdown.
 {custom}
 {contexts}"""
+
+SHORT_ANSWER = "Keep this answer short: at most {words} words, the essentials and one example.\n"
 
 BINGE_PREFIX = """This is a follow-up in a conversation. Earlier questions and the last answer:
 {history}
@@ -95,10 +99,13 @@ def answer_messages(
     question: str,
     contexts: Sequence[Context],
     history: Sequence[tuple[str, str]] = (),
+    short_answer: bool = False,
 ) -> list[ChatMessage]:
     custom = (
         f"Additional instructions: {guru.custom_instruction}\n" if guru.custom_instruction else ""
     )
+    if short_answer:
+        custom += SHORT_ANSWER.format(words=settings.ANSWER_SHORT_MAX_WORDS)
     system = ANSWER_SYSTEM.format(
         name=guru.name,
         domain=_domain(guru),

@@ -47,10 +47,28 @@ def _is_trusted_proxy(peer: str) -> bool:
 
 
 def ask_rate_limit_check(*, ip: str) -> None:
-    limit = settings.ASK_RATE_LIMIT_PER_MINUTE
+    _per_minute(
+        f"ask-rate:{ip}",
+        settings.ASK_RATE_LIMIT_PER_MINUTE,
+        "Too many questions; try again in a minute.",
+    )
+
+
+def api_key_rate_limit_check(*, key_id: int) -> None:
+    """Every /api/v1/ request counts against its key (`API_RATE_LIMIT_PER_MINUTE`)."""
+    _per_minute(
+        f"api-rate:{key_id}",
+        settings.API_RATE_LIMIT_PER_MINUTE,
+        "Too many requests with this API key; try again shortly.",
+    )
+
+
+def _per_minute(name: str, limit: int, msg: str) -> None:
+    """A fixed one-minute window; past `limit` a RATE_LIMITED error says when it reopens."""
     if limit <= 0:
         return
-    key = f"ask-rate:{ip}:{int(time.time() // 60)}"
+    now = time.time()
+    key = f"{name}:{int(now // 60)}"
     if cache.add(key, 1, timeout=70):
         return
     try:
@@ -59,4 +77,5 @@ def ask_rate_limit_check(*, ip: str) -> None:
         cache.set(key, 1, timeout=70)
         return
     if count > limit:
-        raise DomainError(ErrorCode.RATE_LIMITED, "Too many questions; try again in a minute.")
+        retry_after = max(1, 60 - int(now % 60))
+        raise DomainError(ErrorCode.RATE_LIMITED, msg, retry_after=retry_after)

@@ -1,4 +1,7 @@
+from uuid import UUID
+
 import numpy as np
+from django.contrib.auth.models import User
 from django.db.models import Case, Q, QuerySet, When
 from django.utils.text import slugify
 
@@ -72,6 +75,37 @@ def question_find_similar(
         ),
         None,
     )
+
+
+def question_find_in_binge(*, binge: Binge, text: str) -> Question | None:
+    """The latest answer to `text` in a follow-up session (its root included)."""
+    root = binge.root_question
+    if root is not None and same_question(text, root.user_question):
+        newer = Question.objects.filter(binge=binge, user_question__iexact=text.strip()).first()
+        return newer or root
+    return Question.objects.filter(binge=binge, user_question__iexact=text.strip()).first()
+
+
+def binge_list(*, guru: Guru, owner: User) -> QuerySet[Binge]:
+    return (
+        Binge.objects.filter(guru=guru, owner=owner)
+        .select_related("root_question")
+        .order_by("-updated_at")
+    )
+
+
+def binge_get(*, guru: Guru, binge_id: UUID | str, owner: User | None = None) -> Binge:
+    binges = Binge.objects.filter(guru=guru, pk=binge_id)
+    binge = (binges.filter(owner=owner) if owner is not None else binges).first()
+    if binge is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "No such session.")
+    return binge
+
+
+def binge_questions(*, binge: Binge) -> list[Question]:
+    """The root question, then the follow-ups in the order they were asked."""
+    follow_ups = list(Question.objects.filter(binge=binge).order_by("created_at"))
+    return [*([binge.root_question] if binge.root_question else []), *follow_ups]
 
 
 def binge_history(*, binge: Binge, limit: int = 5) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from openguru.answers.models import Binge, OutOfContextQuestion, Question
@@ -98,5 +99,21 @@ def guru_questions_delete(*, guru: Guru) -> None:
         OutOfContextQuestion.objects.filter(guru=guru).delete()
 
 
-def binge_create(*, guru: Guru, root_question: Question) -> Binge:
-    return Binge.objects.create(guru=guru, root_question=root_question)
+def binge_create(*, guru: Guru, root_question: Question, owner: User | None = None) -> Binge:
+    return Binge.objects.create(guru=guru, root_question=root_question, owner=owner)
+
+
+def binge_for_answer(*, owner: User, guru: Guru, question_id: int, binge: Binge | None) -> Binge:
+    """The session an API answer belongs to: the one it was asked in, else a session rooted at
+    it. Asking the same question again reuses that owner's session while it has no follow-ups,
+    so a repeated (cached) question does not leave a new empty session each time."""
+    if binge is not None:
+        return binge
+    unused = Binge.objects.filter(
+        guru=guru, owner=owner, root_question_id=question_id, questions__isnull=True
+    ).first()
+    return unused or Binge.objects.create(guru=guru, root_question_id=question_id, owner=owner)
+
+
+def binge_delete(*, binge: Binge) -> None:
+    binge.delete()

@@ -20,6 +20,8 @@ class ErrorCode(StrEnum):
     PERMISSION_DENIED = "permission_denied"
     API_KEY_LIMIT = "api_key_limit"
     RATE_LIMITED = "rate_limited"
+    # Answers
+    NO_ANSWER = "no_answer"  # the guru declined: its sources don't cover the question
     # Ingestion (user-facing reasons stored on a failed source)
     FETCH_FAILED = "fetch_failed"
     URL_NOT_ALLOWED = "url_not_allowed"
@@ -49,6 +51,7 @@ _STATUS = {
     ErrorCode.PERMISSION_DENIED: HTTPStatus.FORBIDDEN,
     ErrorCode.API_KEY_LIMIT: HTTPStatus.BAD_REQUEST,
     ErrorCode.RATE_LIMITED: HTTPStatus.TOO_MANY_REQUESTS,
+    ErrorCode.NO_ANSWER: HTTPStatus.BAD_REQUEST,
     ErrorCode.URL_NOT_ALLOWED: HTTPStatus.BAD_REQUEST,
     ErrorCode.FILE_TOO_LARGE: HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
     ErrorCode.INVALID_FILE: HTTPStatus.BAD_REQUEST,
@@ -62,11 +65,14 @@ _STATUS = {
 class DomainError(Exception):
     """An error a user may see: a stable `code` and a human `msg` (never a stack trace)."""
 
-    def __init__(self, code: ErrorCode, msg: str, *, detail: object = None) -> None:
+    def __init__(
+        self, code: ErrorCode, msg: str, *, detail: object = None, retry_after: int | None = None
+    ) -> None:
         super().__init__(msg)
         self.code = code
         self.msg = msg
         self.detail = detail
+        self.retry_after = retry_after  # seconds, sent as Retry-After (rate limits)
 
     @property
     def http_status(self) -> int:

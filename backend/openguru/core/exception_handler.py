@@ -4,7 +4,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -25,7 +25,18 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], ErrorCode, str]] = [
 
 
 def error_response(error: DomainError) -> Response:
-    return Response(error.as_dict(), status=error.http_status)
+    response = Response(error.as_dict(), status=error.http_status)
+    if error.retry_after is not None:
+        response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+def json_error(error: DomainError) -> JsonResponse:
+    """The same error body for plain (async) Django views."""
+    response = JsonResponse(error.as_dict(), status=error.http_status)
+    if error.retry_after is not None:
+        response["Retry-After"] = str(error.retry_after)
+    return response
 
 
 def _first_message(detail: Any) -> str:

@@ -1,8 +1,11 @@
-"""API keys (stored hashed) and widget ids. The REST v1 / widget / bot issues build on these."""
+"""API keys (stored hashed) and widget ids."""
 
 import hashlib
+import hmac
 import secrets
+from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -39,12 +42,43 @@ def api_key_create(*, user: User, name: str, integration: bool = False) -> tuple
     return key, raw
 
 
+# "Last used" is a hint for people deciding which key to revoke: a write on every request
+# would cost more than the rest of key checking, so it is refreshed at most this often.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
 def api_key_authenticate(*, raw_key: str) -> APIKey | None:
-    key = APIKey.objects.select_related("user").filter(hashed_key=_digest(raw_key)).first()
+    """The active key `raw_key` names, or None. Looked up by its visible prefix (indexed), then
+    compared in constant time: no slow password hasher on every request, and no timing signal."""
+    if not raw_key.startswith(KEY_PREFIX) or len(raw_key) > 200:
+        return None
+    digest = _digest(raw_key)
+    candidates = APIKey.objects.select_related("user").filter(prefix=raw_key[:VISIBLE_PREFIX_CHARS])
+    key = next((k for k in candidates if hmac.compare_digest(k.hashed_key, digest)), None)
     if key is None or not key.user.is_active:
         return None
-    APIKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
+    now = timezone.now()
+    if key.last_used_at is None or now - key.last_used_at > LAST_USED_RESOLUTION:
+        APIKey.objects.filter(pk=key.pk).update(last_used_at=now)
+        key.last_used_at = now
     return key
+
+
+def api_key_delete(*, user: User, key_id: int) -> None:
+    """Revoke one of the user's personal keys: the next request with it is refused."""
+    deleted, _ = APIKey.objects.filter(user=user, pk=key_id, integration=False).delete()
+    if not deleted:
+        raise DomainError(ErrorCode.NOT_FOUND, f"You have no API key {key_id}.")
+
+
+def admin_token_owner() -> User:
+    """The user behind the admin token, for what must belong to someone (API keys, sessions):
+    the first superuser, created without a password on an install that has none."""
+    users = get_user_model().objects
+    owner = users.filter(is_superuser=True, is_active=True).order_by("pk").first()
+    if owner is None:
+        owner = users.create_superuser("admin", "admin@localhost", None)
+    return owner
 
 
 def widget_id_create(*, guru: Guru, domain_pattern: str = "") -> WidgetId:

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.sources.loaders.ssrf import check_url
 from openguru.sources.models import DataSource
 
 _YOUTUBE = re.compile(r"^(www\.|m\.)?(youtube\.com|youtu\.be)$")
@@ -47,7 +48,19 @@ def validate_source_input(*, type: str, url: str, content: str, crawl_mode: str)
     checked = _require_http_url(url)
     if type == DataSource.Type.YOUTUBE and not _YOUTUBE.match(urlparse(checked).netloc):
         raise DomainError(ErrorCode.INVALID_INPUT, "Enter a YouTube video URL.")
+    if type == DataSource.Type.WEBSITE:
+        _refuse_private_address(checked)
     return checked
+
+
+def _refuse_private_address(url: str) -> None:
+    """Say now, not at crawl time, that a site on a private or loopback address is refused. A
+    host that does not resolve yet is left to the crawler: DNS may be down for a moment."""
+    try:
+        check_url(url)
+    except DomainError as exc:
+        if exc.code != ErrorCode.FETCH_FAILED:
+            raise
 
 
 def validate_upload(upload: UploadedFile) -> None:

@@ -1,4 +1,4 @@
-"""Create the first admin on an empty install and say how to sign in."""
+"""Create the first admin on an empty install, and a first API key, and say how to use them."""
 
 import secrets
 from typing import Any
@@ -7,6 +7,11 @@ from config.env import DATA_DIR
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+
+from openguru.integrations.models import APIKey
+from openguru.integrations.services import admin_token_owner, api_key_create
+
+FIRST_KEY_NAME = "first-run"
 
 
 class Command(BaseCommand):
@@ -25,7 +30,22 @@ class Command(BaseCommand):
             self.stdout.write(f"Admin sign-in (from {credentials}):\n{credentials.read_text()}")
         else:
             self.stdout.write("An admin user already exists; sign in with its password.")
+        self._first_api_key()
         if settings.ADMIN_TOKEN:
             self.stdout.write(
                 "Scripts may also send 'Authorization: Bearer $OPENGURU_ADMIN_TOKEN'."
             )
+
+    def _first_api_key(self) -> None:
+        """A key for the README's quick start, so it works by copy-paste on a fresh install.
+        Written once, readable only by its owner; not made again once the admin has keys
+        (someone who revoked it meant it)."""
+        key_file = DATA_DIR / "api-key.txt"
+        owner = admin_token_owner()
+        if not key_file.exists() and not APIKey.objects.filter(user=owner).exists():
+            _, raw = api_key_create(user=owner, name=FIRST_KEY_NAME)
+            key_file.parent.mkdir(parents=True, exist_ok=True)
+            key_file.touch(mode=0o600)
+            key_file.write_text(raw + "\n")
+        if key_file.exists():
+            self.stdout.write(f"API key for X-API-KEY: see {key_file}")

@@ -1,0 +1,44 @@
+"""Passages for a query from the same hybrid retrieval answers use, with no LLM call: for agents
+(MCP, the v1 search endpoint) and people who only want the links."""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from openguru.answers.context import build_contexts
+from openguru.answers.engine import check_index_model
+from openguru.answers.retrieval import answer_mode, retrieve
+from openguru.gurus.models import Guru
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.rerank.factory import get_reranker
+from openguru.providers.vectorstore.factory import get_vector_store
+
+MAX_SEARCH_RESULTS = 50
+
+
+@dataclass(frozen=True)
+class Passage:
+    title: str
+    link: str
+    text: str
+    score: float  # relevance in [0, 1]: the reranker's, else the cosine similarity
+
+
+def passages_search(*, guru: Guru, query: str, limit: int = 10) -> list[Passage]:
+    """Blocking. The best `limit` passages, chunks of one section merged as answers read them."""
+    check_index_model(guru)
+    reranker = get_reranker()
+    result = retrieve(
+        collection=guru.collection_name,
+        queries=[query],
+        mode=answer_mode(reranker),
+        limit=max(limit, settings.RETRIEVAL_CANDIDATES),
+        embedder=get_embedder(),
+        store=get_vector_store(),
+        reranker=reranker,
+    )
+    contexts = build_contexts(result.candidates, max_text=limit, max_code=limit)[:limit]
+    return [
+        Passage(title=c.title, link=c.link, text=c.body_text, score=round(c.relevance, 4))
+        for c in contexts
+    ]

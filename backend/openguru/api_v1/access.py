@@ -1,0 +1,37 @@
+"""Who may call /api/v1/<guru_slug>/…: a valid `X-API-KEY` within its rate limit, on a guru
+its user can see. Shared by the DRF views and the async answer views."""
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+
+from openguru.answers.ratelimit import api_key_rate_limit_check
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
+from openguru.gurus.selectors import guru_get
+from openguru.integrations.auth import api_key_from_request
+from openguru.integrations.models import APIKey
+
+
+@dataclass(frozen=True)
+class Caller:
+    key: APIKey
+    guru: Guru
+
+
+def caller_guru(*, key: APIKey, guru_slug: str) -> Caller:
+    """The key's rate limit is checked first (a rejected call costs no lookup), then the guru:
+    inactive gurus are visible to staff keys only."""
+    api_key_rate_limit_check(key_id=key.pk)
+    return Caller(key=key, guru=guru_get(slug=guru_slug, active_only=not key.user.is_staff))
+
+
+def caller_from_request(request: HttpRequest, guru_slug: str) -> Caller:
+    """Blocking (database): run it in a worker thread from async views."""
+    return caller_guru(key=api_key_from_request(request), guru_slug=guru_slug)
+
+
+def require_staff(caller: Caller) -> None:
+    """Changing a guru's sources is for keys of staff users."""
+    if not caller.key.user.is_staff:
+        raise DomainError(ErrorCode.PERMISSION_DENIED, "This API key may not change sources.")

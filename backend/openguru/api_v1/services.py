@@ -1,0 +1,77 @@
+"""Gurubase's batch form of adding sources: one result per item, each created (or refused) on
+its own through the sources services, so one bad URL never loses the others."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.files.uploadedfile import UploadedFile
+
+from openguru.api_v1.gurubase import SOURCE_TYPES
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
+from openguru.sources.models import DataSource
+from openguru.sources.services import source_create, source_create_upload
+from openguru.sources.validation import validate_upload
+
+
+@dataclass(frozen=True)
+class NewSource:
+    type: str
+    url: str = ""
+    title: str = ""
+    content: str = ""
+
+
+def _result(kind: str, url: str, **fields: Any) -> dict[str, Any]:
+    return {"type": SOURCE_TYPES[DataSource.Type(kind)], "url": url, **fields}
+
+
+def _one(guru: Guru, item: NewSource) -> dict[str, Any]:
+    try:
+        source = source_create(
+            guru=guru, type=item.type, url=item.url, title=item.title, content=item.content
+        )
+    except DomainError as exc:
+        if exc.code == ErrorCode.CONFLICT:
+            existing = DataSource.objects.filter(guru=guru, url=item.url.strip()).first()
+            return _result(
+                item.type,
+                item.url,
+                status="exists",
+                id=existing.pk if existing else None,
+                title=existing.title if existing else item.title,
+                message=exc.msg,
+            )
+        return _result(item.type, item.url, status="error", id=None, title="", message=exc.msg)
+    return _result(item.type, source.url, status="success", id=source.pk, title=source.title)
+
+
+def sources_add(*, guru: Guru, items: Iterable[NewSource]) -> list[dict[str, Any]]:
+    return [_one(guru, item) for item in items]
+
+
+def sources_upload(*, guru: Guru, files: list[UploadedFile]) -> list[dict[str, Any]]:
+    """Every file is checked before any is stored: an over-size or non-PDF file refuses the
+    whole upload (413/400) and nothing is kept."""
+    for upload in files:
+        validate_upload(upload)
+    results = []
+    for upload in files:
+        source = source_create_upload(guru=guru, upload=upload)
+        results.append(
+            _result("pdf", source.url, status="success", id=source.pk, title=source.title)
+        )
+    return results
+
+
+def sources_each(
+    *, guru: Guru, ids: list[int], action: Callable[[DataSource], object]
+) -> list[int]:
+    """Apply `action` to the guru's sources among `ids`; returns the ids it found."""
+    sources = list(DataSource.objects.filter(guru=guru, pk__in=ids))
+    if not sources:
+        raise DomainError(ErrorCode.SOURCE_NOT_FOUND, "None of these sources are in this guru.")
+    for source in sources:
+        action(source)
+    return [source.pk for source in sources]
