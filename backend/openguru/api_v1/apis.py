@@ -94,6 +94,9 @@ class DataSourcesApi(V1Api):
         faq_sources = serializers.ListField(child=_Named(), required=False, max_length=1000)
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            unknown = sorted(set(self.initial_data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({unknown[0]: "Unknown source type."})
             if not any(attrs.values()):
                 raise serializers.ValidationError(
                     "Send at least one of website_urls, youtube_urls, github_urls, "
