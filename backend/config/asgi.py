@@ -13,6 +13,8 @@ sys.setswitchinterval(0.0005)
 
 site = get_asgi_application()  # sets Django up: imports of project code come after it
 
+from openguru.api_v1.mcp_server import with_mcp  # noqa: E402
 from openguru.core.asgi import application_with_lean_answers  # noqa: E402
 
-application = application_with_lean_answers(site)
+# /mcp is the MCP server (stateless, so it needs no lifespan: see api_v1/mcp_server.py).
+application = with_mcp(application_with_lean_answers(site))

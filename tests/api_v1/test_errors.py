@@ -172,7 +172,7 @@ def test_a_private_or_loopback_site_is_a_per_item_error(api_key, python_guru, se
     assert DataSource.objects.count() == before + 1
 
 
-def test_keys_are_rate_limited_with_retry_after(api_key, python_guru, settings):
+def test_keys_are_rate_limited_with_retry_after(api_key, python_guru, settings, fresh_minute):
     settings.API_RATE_LIMIT_PER_MINUTE = 2
     client = Client()
     codes = [
@@ -219,7 +219,7 @@ def _every_stored_value() -> str:
     dump = []
     with connection.cursor() as cursor:
         for table in connection.introspection.table_names():
-            cursor.execute(f'SELECT * FROM "{table}"')  # noqa: S608 (names from introspection)
+            cursor.execute(f'SELECT * FROM "{table}"')
             dump.extend(repr(row) for row in cursor.fetchall())
     return "\n".join(dump)
 

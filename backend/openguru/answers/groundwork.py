@@ -33,13 +33,21 @@ class AskRequest:
     mode: str = ""  # "" -> settings.ANSWER_MODE
     received_at: float | None = None  # time.perf_counter() when the channel got the question
     short_answer: bool = False  # API channels: a shorter answer (ANSWER_SHORT_MAX_WORDS)
+    # Earlier (question, answer) turns a client keeps itself (an OpenAI-style chat), used in
+    # place of the binge's. The answer depends on them, so it must be saved in a binge (a fresh
+    # one will do): answers inside a binge are never reused for another asker.
+    history: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.history and self.binge is None:
+            raise ValueError("An answer given with history must be saved in a binge.")
 
 
 @dataclass
 class Groundwork:
     platform: PlatformSettings
     existing: Question | None  # the same question answered before (maybe stale)
-    history: list[tuple[str, str]]  # the binge's earlier (question, answer) pairs
+    history: list[tuple[str, str]]  # earlier (question, answer) pairs: the client's or the binge's
     retrieval: RetrievalResult | None = None  # None when `reusable`: nothing was searched
     similar: Question | None = None  # a near-duplicate earlier answer, when the cache may be used
     source_types: dict[int, str] = field(default_factory=dict)  # of the candidates' sources
@@ -63,12 +71,15 @@ def groundwork_gather(
     searches are under way, never when an earlier answer is reused."""
     platform = _platform_settings()
     use_cache = request.binge is None and platform.answer_cache_enabled  # earlier answers may serve
+    history = list(request.history)  # kept by the client; the binge it is saved in starts empty
+    if not history and request.binge is not None:
+        history = binge_history(binge=request.binge)
     work = Groundwork(
         platform=platform,
         existing=question_find_same(guru=request.guru, text=request.question)
         if use_cache
         else None,
-        history=binge_history(binge=request.binge) if request.binge else [],
+        history=history,
     )
     clock.lap("prepare_ms")
     if work.reusable:

@@ -86,6 +86,21 @@ def question_find_in_binge(*, binge: Binge, text: str) -> Question | None:
     return Question.objects.filter(binge=binge, user_question__iexact=text.strip()).first()
 
 
+def binge_unused_for(*, guru: Guru, owner: User, text: str) -> Binge | None:
+    """The owner's session rooted at an earlier answer to these very words that has no
+    follow-ups yet: an API answer to a repeated question is returned in it."""
+    return (
+        Binge.objects.filter(
+            guru=guru,
+            owner=owner,
+            root_question__user_question__iexact=text.strip(),
+            questions__isnull=True,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
 def binge_list(*, guru: Guru, owner: User) -> QuerySet[Binge]:
     return (
         Binge.objects.filter(guru=guru, owner=owner)

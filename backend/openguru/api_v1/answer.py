@@ -21,7 +21,12 @@ from rest_framework import serializers
 from openguru.answers.engine import AskRequest, ask
 from openguru.answers.events import AnswerEvent
 from openguru.answers.models import Binge, Question
-from openguru.answers.selectors import binge_get, question_find_in_binge, question_find_same
+from openguru.answers.selectors import (
+    binge_get,
+    binge_unused_for,
+    question_find_in_binge,
+    question_find_same,
+)
 from openguru.answers.services import binge_for_answer
 from openguru.api_v1.access import Caller, caller_from_request
 from openguru.api_v1.gurubase import answer_payload, question_data
@@ -62,18 +67,23 @@ class _Call:
     data: dict[str, Any]
     binge: Binge | None
     parent: Question | None
+    # Read with the key, in the same hop: a repeated question's answer then needs no further
+    # database round trip to name its session.
+    unused_session: Binge | None = None
 
 
 def _prepare(request: HttpRequest, guru_slug: str) -> _Call:
     """Blocking: key, rate limit, guru, body and session, in one worker-thread hop."""
     caller = caller_from_request(request, guru_slug)
     data = parse_json_body(request, AnswerInput)
-    binge = parent = None
+    binge = parent = unused = None
     if data.get("session_id"):
         binge = binge_get(guru=caller.guru, binge_id=data["session_id"], owner=caller.key.user)
         parent = Question.objects.filter(binge=binge).order_by("-created_at").first()
         parent = parent or binge.root_question
-    return _Call(caller=caller, data=data, binge=binge, parent=parent)
+    elif not data["fetch_existing"]:
+        unused = binge_unused_for(guru=caller.guru, owner=caller.key.user, text=data["question"])
+    return _Call(caller=caller, data=data, binge=binge, parent=parent, unused_session=unused)
 
 
 def _existing(call: _Call) -> dict[str, Any]:
@@ -86,6 +96,14 @@ def _existing(call: _Call) -> dict[str, Any]:
     if question is None:
         raise DomainError(ErrorCode.QUESTION_NOT_FOUND, "This question has not been answered yet.")
     return _payload(call, question_data(question))
+
+
+async def _answered(call: _Call, answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer in Gurubase's shape; a database hop only when its session is not known yet."""
+    known = call.binge or call.unused_session
+    if known is not None and (call.binge or known.root_question_id == answer["id"]):
+        return answer_payload(answer, session_id=str(known.pk))
+    return await run_blocking(partial(_payload, call, answer))
 
 
 def _payload(call: _Call, answer: dict[str, Any]) -> dict[str, Any]:
@@ -149,7 +167,7 @@ async def _markdown(
                 yield f"\n\n{event.data['msg']}\n".encode()
             elif event.name == "done":
                 # The session must exist before a client asks for it (fetch_existing).
-                await run_blocking(partial(_payload, call, event.data))
+                await _answered(call, event.data)
     finally:
         await events.aclose()
 
@@ -179,7 +197,7 @@ async def answer(request: HttpRequest, guru_slug: str) -> StreamingHttpResponse 
             events = None  # the stream owns it now
             return response
         done = await _collect(events)
-        return JsonResponse(await run_blocking(partial(_payload, call, done)))
+        return JsonResponse(await _answered(call, done))
     except DomainError as exc:
         return json_error(exc)
     finally:

@@ -54,6 +54,9 @@ class ApiServer:
     def json_url(self, slug: str) -> str:
         return f"{self.url}/api/gurus/{slug}/answer/"
 
+    def v1_answer_url(self, slug: str) -> str:
+        return f"{self.url}/api/v1/{slug}/answer/"
+
 
 def start_fake_llm(processes: ChildProcesses, latency: LlmLatency, logs: Path) -> str:
     port = free_port()
@@ -84,6 +87,7 @@ def start_api(
         "OPENAI_API_KEY": "x",
         "LLM_MODEL": FAKE_MODEL,
         "ASK_RATE_LIMIT_PER_MINUTE": "0",
+        "API_RATE_LIMIT_PER_MINUTE": "0",
         "PYTHONUNBUFFERED": "1",
     }
     argv = [sys.executable, "-m", "gunicorn", "-k", "uvicorn.workers.UvicornWorker"]

@@ -32,6 +32,7 @@ def bench_environment(
         "CELERY_TASK_ALWAYS_EAGER": "true",  # the processing task runs in this process
         "CRAWLER_ALLOW_LOOPBACK": "true",
         "ASK_RATE_LIMIT_PER_MINUTE": "0",
+        "API_RATE_LIMIT_PER_MINUTE": "0",
         "LOG_LEVEL": "WARNING",
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",

@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 
 from openguru.answers.models import OutOfContextQuestion, Question
+from openguru.benchmarks.api import run_api
 from openguru.benchmarks.api_server import ApiServer, start_api, warm_every_worker
 from openguru.benchmarks.cached import run_cached
 from openguru.benchmarks.collection import chunk_rows
@@ -124,6 +125,8 @@ class SectionRunner:
             self._guarded("concurrency", lambda: self._concurrency(api, guru, supply))
         if "cached" in self.config.sections:
             self._guarded("cached", lambda: self._cached(api, guru, warmed_up))
+        if "api" in self.config.sections:
+            self._guarded("api", lambda: self._api(api, guru, warmed_up, supply))
 
     def _index_unmeasured(self) -> Guru:
         self.log("answers: no indexed docs guru in the bench state; indexing it (not measured)")
@@ -200,10 +203,22 @@ class SectionRunner:
             log=self.log,
         )
 
+    def _api(
+        self, api: ApiServer, guru: Guru, warm: list[AskOutcome], supply: QuestionSupply
+    ) -> None:
+        self.results["api"] = run_api(
+            api=api,
+            guru=guru,
+            cached_question=_answered(warm)[0],
+            stream_questions=supply.take(self.config.api_stream_questions),
+            requests=self.config.cached_requests,
+            concurrency=self.config.cached_concurrency,
+            timeout=self.config.ask_timeout_s,
+            log=self.log,
+        )
+
     def _cached(self, api: ApiServer, guru: Guru, warm: list[AskOutcome]) -> None:
-        answered = [o.question for o in warm if o.answered]
-        if not answered:
-            raise RuntimeError("no warm-up question was answered: nothing to serve from cache")
+        answered = _answered(warm)
         self.log(
             f"cached: {self.config.cached_requests} JSON asks of an answered question, "
             f"{self.config.cached_concurrency} at a time"
@@ -218,3 +233,10 @@ class SectionRunner:
         self.results["cached_answer_rps"] = measured.pop("cached_answer_rps")
         self.notes["cached"] = measured
         self.log(f"cached: {self.results['cached_answer_rps']} answers/s ({measured})")
+
+
+def _answered(warm: list[AskOutcome]) -> list[str]:
+    answered = [o.question for o in warm if o.answered]
+    if not answered:
+        raise RuntimeError("no warm-up question was answered: nothing to serve from cache")
+    return answered

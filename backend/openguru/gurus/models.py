@@ -22,6 +22,8 @@ class Guru(TimeStampedModel):
     embedding_dimension = models.PositiveIntegerField()
     collection_name = models.CharField(max_length=128, unique=True)
     summary = models.TextField(blank=True, default="")
+    # Signs GitHub push webhooks (HMAC-SHA256); kept as is because checking needs the secret.
+    github_webhook_secret = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["name"]

@@ -20,6 +20,7 @@ EDITABLE_FIELDS = {
     "base_color",
     "light_color",
     "active",
+    "github_webhook_secret",
 }
 
 
@@ -32,6 +33,7 @@ def guru_create(
     icon_url: str = "",
     base_color: str | None = None,
     light_color: str | None = None,
+    github_webhook_secret: str = "",
 ) -> Guru:
     embedder = get_embedder()
     guru = Guru(
@@ -40,6 +42,7 @@ def guru_create(
         domain_knowledge=domain_knowledge,
         custom_instruction=custom_instruction,
         icon_url=icon_url,
+        github_webhook_secret=github_webhook_secret,
         embedding_model=embedder.model_name,
         embedding_dimension=embedder.dimension,
         collection_name=collection_name_for(slug),

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 from openguru.core.models import TimeStampedModel
@@ -78,3 +79,30 @@ class EmbeddingCacheEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.model}:{self.text_hash[:12]}"
+
+
+class Crawl(TimeStampedModel):
+    """A link discovery run from a start URL: it lists pages, indexes nothing."""
+
+    class Status(models.TextChoices):
+        RUNNING = "RUNNING"
+        COMPLETED = "COMPLETED"
+        STOPPED = "STOPPED"
+        FAILED = "FAILED"
+
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="crawls")
+    url = models.CharField(max_length=2000)
+    link_limit = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    discovered_urls = models.JSONField(default=list, blank=True)
+    error = models.CharField(max_length=500, blank=True, default="")
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    end_time = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"crawl:{self.url}"

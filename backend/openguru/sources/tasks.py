@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from openguru.core.errors import TransientError
 from openguru.sources.claims import sources_stuck
+from openguru.sources.crawls import CRAWL_TIME_LIMIT_SECONDS, crawl_run
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
 
@@ -88,3 +89,9 @@ def sources_enqueue_due_resyncs() -> int:
     ids = list(due.values_list("pk", flat=True))
     DataSource.objects.filter(pk__in=ids).update(status=DataSource.Status.NOT_PROCESSED)
     return _send(ids)
+
+
+@shared_task(soft_time_limit=CRAWL_TIME_LIMIT_SECONDS, time_limit=CRAWL_TIME_LIMIT_SECONDS + 60)
+def crawl_run_task(crawl_id: int) -> None:
+    """Discover a crawl's pages (light queue: it fetches, it does not embed)."""
+    crawl_run(crawl_id=crawl_id)
