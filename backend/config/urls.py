@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.staticfiles.views import serve as serve_static
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.static import serve
 
@@ -17,6 +18,18 @@ if settings.SERVE_MEDIA:
     # Embedded mode serves uploaded PDFs itself; production lets nginx serve /media/.
     urlpatterns.append(
         re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})
+    )
+
+if settings.SERVE_STATIC:
+    # uvicorn serves no files itself (runserver's static handling only exists under runserver),
+    # so Django serves the admin's and the API docs' assets (Swagger UI, from
+    # drf-spectacular-sidecar) straight from the apps through the staticfiles finders, no
+    # collectstatic needed. In production nginx serves the collected copies and asks Django
+    # only for what is missing there.
+    urlpatterns.append(
+        re_path(
+            rf"^{settings.STATIC_URL.strip('/')}/(?P<path>.*)$", serve_static, {"insecure": True}
+        )
     )
 
 handler404 = "openguru.core.apis.not_found"

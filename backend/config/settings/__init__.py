@@ -5,6 +5,7 @@ from config.env import DATA_DIR, env
 from .answers import *  # noqa: F403
 from .celery import *  # noqa: F403
 from .ingestion import *  # noqa: F403
+from .openapi import *  # noqa: F403
 from .providers import *  # noqa: F403
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -23,6 +24,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "openguru.core",
     "openguru.gurus",
     "openguru.sources",
@@ -111,6 +114,7 @@ STATIC_ROOT = DATA_DIR / "static"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(DATA_DIR / "media"))
 MEDIA_URL = "/media/"
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)
+SERVE_STATIC = env.bool("SERVE_STATIC", default=True)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # Admin token for scripts and the CLI: sent as `Authorization: Bearer <token>`. Empty disables it.
@@ -118,6 +122,7 @@ ADMIN_TOKEN = env.str("OPENGURU_ADMIN_TOKEN", default="")
 
 REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "openguru.core.exception_handler.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "openguru.core.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "openguru.core.auth.AdminTokenAuthentication",
         # A key of a staff user may also call the admin endpoints (the quick start's path).
@@ -140,5 +145,11 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"httpx": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}},
+    "loggers": {
+        "httpx": {"level": "WARNING"},
+        "urllib3": {"level": "WARNING"},
+        # The MCP server runs a session manager per request (api_v1/mcp_server.py): its
+        # start and stop would be two INFO lines for every MCP request.
+        "mcp.server.streamable_http_manager": {"level": "WARNING"},
+    },
 }

@@ -13,6 +13,7 @@ from uuid import UUID
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -28,6 +29,7 @@ from openguru.answers.selectors import question_get
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
+from openguru.core.openapi import errors
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
 
@@ -129,7 +131,40 @@ async def answer_json(request: HttpRequest, slug: str) -> JsonResponse:
     return JsonResponse(result)
 
 
+class ReferenceSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    link = serializers.CharField(help_text="Empty for private or pasted sources.")
+    icon = serializers.CharField(help_text="The source's kind: web, pdf, youtube, github, text.")
+
+
+@extend_schema_field(ReferenceSerializer(many=True))
+class ReferencesField(serializers.JSONField):
+    """The sources an answer cites (stored as JSON)."""
+
+
+REFERENCE_EXAMPLE = {
+    "title": "Virtual environments",
+    "link": "https://docs.python.org/3/library/venv.html",
+    "icon": "web",
+}
+QUESTION_EXAMPLE = {
+    "slug": "how-do-i-create-a-virtual-environment",
+    "question": "How do I create a virtual environment?",
+    "user_question": "how do i create a venv",
+    "content": "Create one with `python -m venv myenv` [1].",
+    "description": "Creating a Python virtual environment with venv.",
+    "references": [REFERENCE_EXAMPLE],
+    "trust_score": 0.82,
+    "extractive": False,
+    "binge_id": None,
+    "parent_slug": None,
+    "created_at": "2025-01-01T12:00:00Z",
+    "updated_at": "2025-01-01T12:00:00Z",
+}
+
+
 class QuestionOutput(serializers.ModelSerializer):
+    references = ReferencesField()
     binge_id = serializers.UUIDField(allow_null=True)
     parent_slug = serializers.SlugField(source="parent.slug", allow_null=True, default=None)
 
@@ -144,6 +179,14 @@ class QuestionOutput(serializers.ModelSerializer):
 class QuestionDetailApi(APIView):
     permission_classes = [AllowAny]
 
+    @extend_schema(
+        operation_id="question_get",
+        tags=["answers"],
+        summary="A saved answer",
+        auth=[],
+        responses={200: QuestionOutput, **errors(404)},
+        examples=[OpenApiExample("answer", value=QUESTION_EXAMPLE, response_only=True)],
+    )
     def get(self, request: Request, slug: str, question_slug: str) -> Response:
         guru = guru_get(slug=slug, active_only=True)
         return Response(QuestionOutput(question_get(guru=guru, slug=question_slug)).data)
@@ -157,6 +200,34 @@ class BingeCreateApi(APIView):
     class InputSerializer(serializers.Serializer):
         root_slug = serializers.SlugField(max_length=200)
 
+    class OutputSerializer(serializers.Serializer):
+        binge_id = serializers.UUIDField()
+        root_slug = serializers.SlugField()
+
+    @extend_schema(
+        operation_id="binge_create",
+        tags=["answers"],
+        summary="Start a follow-up session",
+        auth=[],
+        request=InputSerializer,
+        responses={201: OutputSerializer, **errors(400, 404)},
+        examples=[
+            OpenApiExample(
+                "session",
+                value={"root_slug": "how-do-i-create-a-virtual-environment"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "created",
+                value={
+                    "binge_id": "0b7e1f7c-5d3a-4a8e-9a8e-2f0c1d2e3f40",
+                    "root_slug": "how-do-i-create-a-virtual-environment",
+                },
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    )
     def post(self, request: Request, slug: str) -> Response:
         from openguru.answers.services import binge_create
 
@@ -173,6 +244,29 @@ class BingeDetailApi(APIView):
 
     permission_classes = [AllowAny]
 
+    class OutputSerializer(serializers.Serializer):
+        binge_id = serializers.UUIDField()
+        root = QuestionOutput(allow_null=True)
+        questions = QuestionOutput(many=True)
+
+    @extend_schema(
+        operation_id="binge_get",
+        tags=["answers"],
+        summary="A follow-up session's questions",
+        auth=[],
+        responses={200: OutputSerializer, **errors(404)},
+        examples=[
+            OpenApiExample(
+                "session",
+                value={
+                    "binge_id": "0b7e1f7c-5d3a-4a8e-9a8e-2f0c1d2e3f40",
+                    "root": QUESTION_EXAMPLE,
+                    "questions": [],
+                },
+                response_only=True,
+            )
+        ],
+    )
     def get(self, request: Request, slug: str, binge_id: UUID) -> Response:
         guru = guru_get(slug=slug, active_only=True)
         binge = Binge.objects.filter(pk=binge_id, guru=guru).first()

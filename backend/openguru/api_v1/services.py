@@ -72,6 +72,7 @@ def sources_each(
     sources = list(DataSource.objects.filter(guru=guru, pk__in=ids))
     if not sources:
         raise DomainError(ErrorCode.SOURCE_NOT_FOUND, "None of these sources are in this guru.")
+    found = [source.pk for source in sources]  # before the action: a deleted row has no pk
     for source in sources:
         action(source)
-    return [source.pk for source in sources]
+    return found

@@ -1,5 +1,6 @@
 from typing import Any
 
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -7,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.auth import IsAdmin
+from openguru.core.openapi import errors
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get, guru_list
 from openguru.gurus.services import guru_create, guru_delete, guru_reembed, guru_update
@@ -29,6 +31,25 @@ class GuruOutput(serializers.ModelSerializer):
         ]
 
 
+GURU_EXAMPLE = OpenApiExample(
+    "guru",
+    value={
+        "slug": "python",
+        "name": "Python",
+        "domain_knowledge": "The Python language",
+        "icon_url": "",
+        "base_color": "#1f6feb",
+        "light_color": "#e8f0fe",
+        "active": True,
+        "embedding_model": "sentence-transformers/all-MiniLM-L6-v2",
+        "embedding_dimension": 384,
+        "created_at": "2025-01-01T12:00:00Z",
+    },
+    response_only=True,
+    status_codes=["200", "201"],
+)
+
+
 def _is_admin(request: Request, view: APIView) -> bool:
     return IsAdmin().has_permission(request, view)
 
@@ -42,14 +63,42 @@ class GuruListApi(APIView):
         icon_url = serializers.URLField(required=False, allow_blank=True)
         base_color = serializers.CharField(max_length=16, required=False)
         light_color = serializers.CharField(max_length=16, required=False)
+        github_webhook_secret = serializers.CharField(
+            max_length=200, required=False, allow_blank=True, write_only=True
+        )
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
 
+    @extend_schema(
+        operation_id="guru_list",
+        tags=["gurus"],
+        summary="Gurus (inactive ones too, for admins)",
+        responses={200: GuruOutput(many=True)},
+    )
     def get(self, request: Request) -> Response:
         gurus = guru_list(active_only=not _is_admin(request, self))
         return Response(GuruOutput(gurus, many=True).data)
 
+    @extend_schema(
+        operation_id="guru_create",
+        tags=["gurus"],
+        summary="Create a guru",
+        request=InputSerializer,
+        responses={201: GuruOutput, **errors(400, 401, 403, 409)},
+        examples=[
+            OpenApiExample(
+                "guru",
+                value={
+                    "slug": "python",
+                    "name": "Python",
+                    "domain_knowledge": "The Python language",
+                },
+                request_only=True,
+            ),
+            GURU_EXAMPLE,
+        ],
+    )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -66,20 +115,47 @@ class GuruDetailApi(APIView):
         base_color = serializers.CharField(max_length=16, required=False)
         light_color = serializers.CharField(max_length=16, required=False)
         active = serializers.BooleanField(required=False)
+        github_webhook_secret = serializers.CharField(
+            max_length=200, required=False, allow_blank=True, write_only=True
+        )
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
 
+    @extend_schema(
+        operation_id="guru_get",
+        tags=["gurus"],
+        summary="A guru",
+        responses={200: GuruOutput, **errors(404)},
+        examples=[GURU_EXAMPLE],
+    )
     def get(self, request: Request, slug: str) -> Response:
         guru = guru_get(slug=slug, active_only=not _is_admin(request, self))
         return Response(GuruOutput(guru).data)
 
+    @extend_schema(
+        operation_id="guru_update",
+        tags=["gurus"],
+        summary="Change a guru",
+        request=UpdateSerializer,
+        responses={200: GuruOutput, **errors(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample("rename", value={"name": "Python 3"}, request_only=True),
+            GURU_EXAMPLE,
+        ],
+    )
     def patch(self, request: Request, slug: str) -> Response:
         data = self.UpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         guru = guru_update(guru=guru_get(slug=slug), data=dict(data.validated_data))
         return Response(GuruOutput(guru).data)
 
+    @extend_schema(
+        operation_id="guru_delete",
+        tags=["gurus"],
+        summary="Delete a guru, its sources and its index",
+        responses={204: None, **errors(401, 403, 404)},
+    )
     def delete(self, request: Request, slug: str) -> Response:
         guru_delete(guru=guru_get(slug=slug))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -88,6 +164,21 @@ class GuruDetailApi(APIView):
 class GuruReembedApi(APIView):
     """Switch the guru to the configured embedding model and re-index all its sources."""
 
+    class OutputSerializer(serializers.Serializer):
+        queued_sources = serializers.IntegerField(help_text="How many sources were queued.")
+
+    @extend_schema(
+        operation_id="guru_reembed",
+        tags=["gurus"],
+        summary="Re-embed a guru with the configured model",
+        request=None,
+        responses={202: OutputSerializer, **errors(401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "queued", value={"queued_sources": 3}, response_only=True, status_codes=["202"]
+            )
+        ],
+    )
     def post(self, request: Request, slug: str) -> Response:
         queued = guru_reembed(guru=guru_get(slug=slug))
         return Response({"queued_sources": queued}, status=status.HTTP_202_ACCEPTED)

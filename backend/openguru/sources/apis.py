@@ -1,8 +1,10 @@
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from openguru.core.openapi import errors
 from openguru.gurus.selectors import guru_get
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_get, source_list
@@ -36,6 +38,30 @@ class SourceOutput(serializers.ModelSerializer):
         ]
 
 
+SOURCE_EXAMPLE = OpenApiExample(
+    "source",
+    value={
+        "id": 7,
+        "type": "website",
+        "url": "https://docs.python.org/3/tutorial/",
+        "title": "",
+        "crawl_mode": "crawl",
+        "options": {"max_pages": 200},
+        "private": False,
+        "status": "NOT_PROCESSED",
+        "user_error": "",
+        "progress": {},
+        "last_result": {},
+        "chunk_count": 0,
+        "last_indexed_at": None,
+        "reindex_count": 0,
+        "created_at": "2025-01-01T12:00:00Z",
+    },
+    response_only=True,
+    status_codes=["200", "201", "202"],
+)
+
+
 class SourceListApi(APIView):
     class InputSerializer(serializers.Serializer):
         type = serializers.ChoiceField(choices=DataSource.Type.choices)
@@ -53,10 +79,42 @@ class SourceListApi(APIView):
         title = serializers.CharField(max_length=500, required=False, allow_blank=True)
         private = serializers.BooleanField(required=False, default=False)
 
+    @extend_schema(
+        operation_id="source_list",
+        tags=["sources"],
+        summary="A guru's sources",
+        responses={200: SourceOutput(many=True), **errors(401, 403, 404)},
+    )
     def get(self, request: Request, slug: str) -> Response:
         sources = source_list(guru=guru_get(slug=slug))
         return Response(SourceOutput(sources, many=True).data)
 
+    @extend_schema(
+        operation_id="source_create",
+        tags=["sources"],
+        summary="Add a source (indexed in the background)",
+        description="JSON for URLs and pasted text or FAQ; multipart with `file` for a PDF.",
+        request={"application/json": InputSerializer, "multipart/form-data": UploadSerializer},
+        responses={201: SourceOutput, **errors(400, 401, 403, 404, 409, 413)},
+        examples=[
+            OpenApiExample(
+                "website",
+                value={
+                    "type": "website",
+                    "url": "https://docs.python.org/3/tutorial/",
+                    "crawl_mode": "crawl",
+                    "options": {"max_pages": 200},
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "text",
+                value={"type": "text", "title": "Style", "content": "# Style\n\nUse four spaces."},
+                request_only=True,
+            ),
+            SOURCE_EXAMPLE,
+        ],
+    )
     def post(self, request: Request, slug: str) -> Response:
         guru = guru_get(slug=slug)
         if "file" in request.FILES:
@@ -76,16 +134,37 @@ class SourceListApi(APIView):
 
 
 class SourceDetailApi(APIView):
+    @extend_schema(
+        operation_id="source_get",
+        tags=["sources"],
+        summary="A source and its indexing progress",
+        responses={200: SourceOutput, **errors(401, 403, 404)},
+        examples=[SOURCE_EXAMPLE],
+    )
     def get(self, request: Request, slug: str, source_id: int) -> Response:
         source = source_get(guru=guru_get(slug=slug), source_id=source_id)
         return Response(SourceOutput(source).data)
 
+    @extend_schema(
+        operation_id="source_delete",
+        tags=["sources"],
+        summary="Delete a source and its vectors",
+        responses={204: None, **errors(401, 403, 404)},
+    )
     def delete(self, request: Request, slug: str, source_id: int) -> Response:
         source_delete(source=source_get(guru=guru_get(slug=slug), source_id=source_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SourceReindexApi(APIView):
+    @extend_schema(
+        operation_id="source_reindex",
+        tags=["sources"],
+        summary="Index a source again (only what changed)",
+        request=None,
+        responses={202: SourceOutput, **errors(401, 403, 404, 409)},
+        examples=[SOURCE_EXAMPLE],
+    )
     def post(self, request: Request, slug: str, source_id: int) -> Response:
         source = source_reindex(source=source_get(guru=guru_get(slug=slug), source_id=source_id))
         return Response(SourceOutput(source).data, status=status.HTTP_202_ACCEPTED)
