@@ -12,6 +12,8 @@ from openguru.api_v1 import answer as v1_answer
 from openguru.api_v1 import chat as v1_chat
 from openguru.api_v1.openapi import ChatCompletionsDoc, V1AnswerDoc
 from openguru.core.openapi import SchemaOnlyApi
+from openguru.integrations import widget_ask
+from openguru.integrations.widget_openapi import WidgetAskDoc
 
 from config.urls import urlpatterns as site_urlpatterns
 
@@ -20,6 +22,7 @@ DOCUMENTED_BY: dict[Callable[..., Any], type[SchemaOnlyApi]] = {
     answers.answer_stream: AnswerStreamDoc,
     v1_answer.answer: V1AnswerDoc,
     v1_chat.chat_completions: ChatCompletionsDoc,
+    widget_ask.widget_ask: WidgetAskDoc,
 }
 
 

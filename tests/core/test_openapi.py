@@ -13,7 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.answers.test_streaming_http import live_asgi  # noqa: F401  (uvicorn, as in make run)
 
-PUBLIC_TAGS = ("answers", "v1 answers", "v1 data sources", "v1 sessions", "v1 search")
+PUBLIC_TAGS = ("answers", "v1 answers", "v1 data sources", "v1 sessions", "v1 search", "widget")
 
 
 @pytest.fixture(scope="module")

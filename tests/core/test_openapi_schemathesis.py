@@ -23,7 +23,7 @@ from django.test import Client
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from openguru.answers.models import Question
-from openguru.integrations.services import admin_token_owner, api_key_create
+from openguru.integrations.services import admin_token_owner, api_key_create, widget_id_create
 from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
 from openguru.sources.models import DataSource
 from schemathesis.checks import not_a_server_error
@@ -90,6 +90,12 @@ class World:
     headers: dict[str, str]
     path_parameters: dict[str, str]
     body_fields: dict[str, Any]
+    widget_headers: dict[str, str]
+
+    def headers_for(self, case: Any) -> dict[str, str]:
+        """The widget's endpoints take a widget id in Authorization, from an allowed page."""
+        security = case.operation.definition.raw.get("security") or []
+        return self.widget_headers if {"WidgetId": []} in security else self.headers
 
     def name_real_things(self, case: Any) -> None:
         known = {k: v for k, v in self.path_parameters.items() if k in case.path_parameters}
@@ -127,6 +133,8 @@ def world(live_api, python_guru, settings) -> World:  # noqa: F811
     )
     assert crawl.status_code == 200, crawl.text
     source_ids = list(DataSource.objects.filter(guru=python_guru).values_list("pk", flat=True))
+    widget = widget_id_create(guru=python_guru, domain_pattern="https://docs.example.com")
+    spare_widget = widget_id_create(guru=python_guru)
     return World(
         headers=headers,
         path_parameters={
@@ -138,8 +146,16 @@ def world(live_api, python_guru, settings) -> World:  # noqa: F811
             "session_id": session_id,
             "key_id": str(revocable.pk),
             "crawl_id": str(crawl.json()["id"]),
+            "widget_id": str(spare_widget.pk),
         },
-        body_fields={"ids": source_ids[1:], "root_slug": question.slug, "id": revocable.pk},
+        body_fields={
+            "ids": source_ids[1:],
+            "root_slug": question.slug,
+            "id": revocable.pk,
+            "question_slug": question.slug,
+            "content_slug": question.slug,
+        },
+        widget_headers={"Authorization": widget.key, "Origin": "https://docs.example.com"},
     )
 
 
@@ -147,4 +163,6 @@ def world(live_api, python_guru, settings) -> World:  # noqa: F811
 @hypothesis_settings(deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_response_is_as_documented(case, live_api, world):
     world.name_real_things(case)
-    case.call_and_validate(base_url=live_api, headers=world.headers, checks=CHECKS, timeout=60)
+    case.call_and_validate(
+        base_url=live_api, headers=world.headers_for(case), checks=CHECKS, timeout=60
+    )

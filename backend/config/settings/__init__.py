@@ -1,6 +1,6 @@
 """Django settings, one module per concern; all values come from `config.env`."""
 
-from config.env import DATA_DIR, env
+from config.env import DATA_DIR, REPO_DIR, env
 
 from .answers import *  # noqa: F403
 from .celery import *  # noqa: F403
@@ -24,6 +24,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "openguru.core",
@@ -36,6 +37,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so a preflight is answered before anything else looks at it.
+    "openguru.integrations.cors.WidgetCorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -46,7 +49,19 @@ MIDDLEWARE = [
 ]
 # The public answer endpoints skip MIDDLEWARE under ASGI (openguru/core/asgi.py): they use no
 # session, user, messages or CSRF token, and each sync middleware costs thread hops there.
-ANSWER_MIDDLEWARE = ["openguru.core.asgi.api_security_headers"]
+ANSWER_MIDDLEWARE = [
+    "openguru.integrations.cors.WidgetCorsMiddleware",  # the widget's ask streams from here
+    "openguru.core.asgi.api_security_headers",
+]
+
+# CORS only for the embeddable widget's endpoints (openguru/integrations/cors.py): granted to
+# the origins its widget ids allow, decided per request, never by a fixed list.
+CORS_URLS_REGEX = r"^/api/(widget/(guru|ask|binge)|[-\w]+/(follow_up/examples|record_vote))/$"
+CORS_ALLOWED_ORIGINS: list[str] = []
+CORS_ALLOW_METHODS = ["GET", "POST", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "x-auth-token"]
+CORS_EXPOSE_HEADERS = ["retry-after"]  # the widget can say when to ask again after a 429
+CORS_PREFLIGHT_MAX_AGE = 3600
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -115,6 +130,10 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(DATA_DIR / "media"))
 MEDIA_URL = "/media/"
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)
 SERVE_STATIC = env.bool("SERVE_STATIC", default=True)
+# The embeddable widget's bundle, served at /widget.js (`make install` builds it).
+WIDGET_JS_PATH = env.path(
+    "WIDGET_JS_PATH", default=str(REPO_DIR / "frontend" / "widget" / "dist" / "widget.js")
+)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # Admin token for scripts and the CLI: sent as `Authorization: Bearer <token>`. Empty disables it.

@@ -7,6 +7,10 @@ RETRIEVAL_CANDIDATES = env.int("RETRIEVAL_CANDIDATES", default=30)
 RETRIEVAL_TOP_TEXT = env.int("RETRIEVAL_TOP_TEXT", default=6)
 RETRIEVAL_TOP_CODE = env.int("RETRIEVAL_TOP_CODE", default=3)
 ASK_RATE_LIMIT_PER_MINUTE = env.int("ASK_RATE_LIMIT_PER_MINUTE", default=30)
+# Questions one anonymous client (hashed address) may ask one guru per hour and per day on the
+# public ask endpoints and the widget; a guru may set its own. 0: no limit.
+ANONYMOUS_ASKS_PER_HOUR = env.int("ANONYMOUS_ASKS_PER_HOUR", default=30)
+ANONYMOUS_ASKS_PER_DAY = env.int("ANONYMOUS_ASKS_PER_DAY", default=100)
 # Requests per minute per API key on /api/v1/ (0: unlimited).
 API_RATE_LIMIT_PER_MINUTE = env.int("API_RATE_LIMIT_PER_MINUTE", default=60)
 # API answers are shorter than the web UI's: the answer prompt asks for at most this many words.

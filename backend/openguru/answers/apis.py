@@ -24,7 +24,7 @@ from openguru.answers.engine import AskRequest, ask
 from openguru.answers.events import AnswerEvent
 from openguru.answers.groundwork import ANSWER_MODES
 from openguru.answers.models import Binge, Question
-from openguru.answers.ratelimit import ask_rate_limit_check, client_ip
+from openguru.answers.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
@@ -57,8 +57,11 @@ def _parse(request: HttpRequest) -> dict[str, Any]:
     return dict(data.validated_data)
 
 
-def _build_request(slug: str, data: dict[str, Any], source: str, received_at: float) -> AskRequest:
+def _build_request(
+    slug: str, data: dict[str, Any], source: str, received_at: float, ip: str
+) -> AskRequest:
     guru = guru_get(slug=slug, active_only=True)
+    anonymous_ask_limit_check(ip=ip, guru=guru)
     binge = parent = None
     if data.get("binge_id"):
         binge = Binge.objects.filter(pk=data["binge_id"], guru=guru).first()
@@ -81,8 +84,9 @@ def _build_request(slug: str, data: dict[str, Any], source: str, received_at: fl
 
 async def _prepare(request: HttpRequest, slug: str, source: str) -> AskRequest:
     received_at = time.perf_counter()
-    ask_rate_limit_check(ip=client_ip(request))
-    return await run_blocking(_build_request, slug, _parse(request), source, received_at)
+    ip = client_ip(request)
+    ask_rate_limit_check(ip=ip)
+    return await run_blocking(_build_request, slug, _parse(request), source, received_at, ip)
 
 
 _error = json_error

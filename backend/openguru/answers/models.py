@@ -56,6 +56,9 @@ class Question(TimeStampedModel):
     trace = models.JSONField(default=dict, blank=True)  # retrieval candidates, scores, round trips
     stale = models.BooleanField(default=False, db_index=True)
     vector = models.BinaryField(null=True, blank=True)  # question embedding, for near-duplicates
+    # Suggested next questions (the widget's follow-up examples), made once per answer by the
+    # LLM; None: not made yet (a regenerated answer clears them).
+    follow_up_examples = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -84,6 +87,28 @@ class Question(TimeStampedModel):
 
     def __str__(self) -> str:
         return self.slug
+
+
+class Vote(TimeStampedModel):
+    """A reader's up or down vote on an answer; one per voter and answer (voting again
+    replaces it). The voter is a keyed hash of the client's address, never the address."""
+
+    class Type(models.TextChoices):
+        UP = "upvote"
+        DOWN = "downvote"
+
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="votes")
+    vote_type = models.CharField(max_length=8, choices=Type.choices)
+    feedback = models.TextField(blank=True, default="")
+    voter = models.CharField(max_length=64)
+    source = models.CharField(
+        max_length=16, choices=Question.Source.choices, default=Question.Source.WIDGET
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["question", "voter"], name="one_vote_per_voter")
+        ]
 
 
 class OutOfContextQuestion(TimeStampedModel):

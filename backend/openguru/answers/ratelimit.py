@@ -1,5 +1,7 @@
-"""Per-IP fixed-window rate limit for public asks (Django cache: local memory or Redis)."""
+"""Fixed-window rate limits for public asks, per client, and for API keys (Django cache: local
+memory or Redis)."""
 
+import hashlib
 import ipaddress
 import time
 from collections.abc import Sequence
@@ -10,6 +12,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -46,36 +49,76 @@ def _is_trusted_proxy(peer: str) -> bool:
     return any(address in network for network in networks)
 
 
+MINUTE, HOUR, DAY = 60, 3600, 86400
+
+
+def client_fingerprint(ip: str) -> str:
+    """What limits count against instead of the address itself: a keyed SHA-256, so no raw
+    address is ever stored (not even as a cache key in Redis)."""
+    return hashlib.sha256(f"{ip}|{settings.SECRET_KEY}".encode()).hexdigest()[:32]
+
+
 def ask_rate_limit_check(*, ip: str) -> None:
-    _per_minute(
-        f"ask-rate:{ip}",
+    _per_window(
+        f"ask-rate:{client_fingerprint(ip)}",
         settings.ASK_RATE_LIMIT_PER_MINUTE,
         "Too many questions; try again in a minute.",
+        seconds=MINUTE,
     )
+
+
+def anonymous_ask_limit_check(*, ip: str, guru: Guru) -> None:
+    """Anonymous questions to one guru from one client: at most the guru's (else the
+    deployment's) number per hour and per day, so one visitor cannot spend the LLM budget.
+    Other clients are unaffected."""
+    who = f"anon-ask:{guru.pk}:{client_fingerprint(ip)}"
+    per_hour = _guru_or_default(guru.anonymous_asks_per_hour, settings.ANONYMOUS_ASKS_PER_HOUR)
+    per_day = _guru_or_default(guru.anonymous_asks_per_day, settings.ANONYMOUS_ASKS_PER_DAY)
+    _per_window(
+        f"{who}:hour",
+        per_hour,
+        f"You have asked {per_hour} questions this hour, the most this guru answers per "
+        "visitor; please try again a little later.",
+        seconds=HOUR,
+    )
+    _per_window(
+        f"{who}:day",
+        per_day,
+        f"You have asked {per_day} questions today, the most this guru answers per visitor "
+        "in a day; please come back tomorrow.",
+        seconds=DAY,
+    )
+
+
+def _guru_or_default(value: int | None, default: int) -> int:
+    return default if value is None else value
 
 
 def api_key_rate_limit_check(*, key_id: int) -> None:
     """Every /api/v1/ request counts against its key (`API_RATE_LIMIT_PER_MINUTE`)."""
-    _per_minute(
+    _per_window(
         f"api-rate:{key_id}",
         settings.API_RATE_LIMIT_PER_MINUTE,
         "Too many requests with this API key; try again shortly.",
+        seconds=MINUTE,
     )
 
 
-def _per_minute(name: str, limit: int, msg: str) -> None:
-    """A fixed one-minute window; past `limit` a RATE_LIMITED error says when it reopens."""
+def _per_window(name: str, limit: int, msg: str, *, seconds: int) -> None:
+    """A fixed window of `seconds`; past `limit` a RATE_LIMITED error says when it reopens.
+    `limit` 0 (or less) means no limit."""
     if limit <= 0:
         return
     now = time.time()
-    key = f"{name}:{int(now // 60)}"
-    if cache.add(key, 1, timeout=70):
+    key = f"{name}:{seconds}:{int(now // seconds)}"
+    timeout = seconds + 10
+    if cache.add(key, 1, timeout=timeout):
         return
     try:
         count = cache.incr(key)
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=70)
+        cache.set(key, 1, timeout=timeout)
         return
     if count > limit:
-        retry_after = max(1, 60 - int(now % 60))
+        retry_after = max(1, seconds - int(now % seconds))
         raise DomainError(ErrorCode.RATE_LIMITED, msg, retry_after=retry_after)

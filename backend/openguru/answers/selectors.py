@@ -2,10 +2,10 @@ from uuid import UUID
 
 import numpy as np
 from django.contrib.auth.models import User
-from django.db.models import Case, Q, QuerySet, When
+from django.db.models import Case, Count, Q, QuerySet, When
 from django.utils.text import slugify
 
-from openguru.answers.models import Binge, Question
+from openguru.answers.models import Binge, Question, Vote
 from openguru.answers.question_vectors import similar_vectors
 from openguru.answers.wording import same_question
 from openguru.core.errors import DomainError, ErrorCode
@@ -128,3 +128,19 @@ def binge_history(*, binge: Binge, limit: int = 5) -> list[tuple[str, str]]:
     recent = list(Question.objects.filter(binge=binge).order_by("-created_at")[:limit])
     questions = [*([binge.root_question] if binge.root_question else []), *reversed(recent)]
     return [(q.question, q.content) for q in questions[-limit:]]
+
+
+def question_vote_counts(*, question: Question) -> dict[str, int]:
+    """{"upvote": n, "downvote": m}: the answer's current votes, one per voter."""
+    counts = dict(
+        Vote.objects.filter(question=question)
+        .values_list("vote_type")
+        .annotate(n=Count("pk"))
+        .values_list("vote_type", "n")
+    )
+    return {kind: counts.get(kind, 0) for kind in Vote.Type.values}
+
+
+def question_titles_recent(*, guru: Guru, limit: int) -> list[str]:
+    """The latest answered questions outside follow-up sessions (what visitors ask)."""
+    return list(_answered(guru).order_by("-created_at").values_list("question", flat=True)[:limit])

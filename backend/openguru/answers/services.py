@@ -7,7 +7,7 @@ import numpy as np
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from openguru.answers.models import Binge, OutOfContextQuestion, Question
+from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
 
@@ -65,6 +65,7 @@ def question_save(
     question.description = record.description[:300]
     question.user_intent = record.user_intent[:300]
     question.stale = False
+    question.follow_up_examples = None  # suggested for the previous answer, not this one
     if record.vector is not None:
         question.vector = np.asarray(record.vector, dtype="<f4").tobytes()
     for attempt in range(3):
@@ -117,3 +118,18 @@ def binge_for_answer(*, owner: User, guru: Guru, question_id: int, binge: Binge 
 
 def binge_delete(*, binge: Binge) -> None:
     binge.delete()
+
+
+def vote_record(*, question: Question, voter: str, vote_type: str, feedback: str = "") -> Vote:
+    """The voter's vote on an answer; voting again replaces the earlier vote."""
+    vote, _ = Vote.objects.update_or_create(
+        question=question,
+        voter=voter,
+        defaults={"vote_type": vote_type, "feedback": feedback},
+    )
+    return vote
+
+
+def question_follow_ups_save(*, question: Question, examples: list[str]) -> None:
+    Question.objects.filter(pk=question.pk).update(follow_up_examples=examples)
+    question.follow_up_examples = examples

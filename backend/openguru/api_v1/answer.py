@@ -8,7 +8,7 @@ Django views (DRF's are sync and would buffer a stream under ASGI).
 
 import json
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -155,9 +155,15 @@ async def _collect(events: AsyncIterator[AnswerEvent]) -> dict[str, Any]:
     raise DomainError(ErrorCode.INTERNAL, "The answer ended early.")
 
 
-async def _markdown(
-    call: _Call, events: AsyncGenerator[AnswerEvent, None], title: str
+async def markdown_stream(
+    events: AsyncGenerator[AnswerEvent, None],
+    *,
+    title: str,
+    on_done: Callable[[dict[str, Any]], Awaitable[object]],
 ) -> AsyncIterator[bytes]:
+    """Gurubase's answer stream (the API's and the widget's): `# <title>`, then the markdown as
+    the engine writes it. `on_done` gets the saved answer before the body ends: a client may
+    ask for it (fetch_existing) as soon as the stream closes."""
     yield f"# {title}\n\n".encode()
     try:
         async for event in events:
@@ -166,13 +172,12 @@ async def _markdown(
             elif event.name == "error":
                 yield f"\n\n{event.data['msg']}\n".encode()
             elif event.name == "done":
-                # The session must exist before a client asks for it (fetch_existing).
-                await _answered(call, event.data)
+                await on_done(event.data)
     finally:
         await events.aclose()
 
 
-def _stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
+def markdown_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(body, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass bytes through as they come
@@ -193,7 +198,9 @@ async def answer(request: HttpRequest, guru_slug: str) -> StreamingHttpResponse 
         await first_event(events)
         if call.data["stream"]:
             title = call.data["question"].strip()
-            response = _stream_response(_markdown(call, events, title))
+            # The session must exist before a client asks for it (fetch_existing).
+            body = markdown_stream(events, title=title, on_done=partial(_answered, call))
+            response = markdown_response(body)
             events = None  # the stream owns it now
             return response
         done = await _collect(events)

@@ -45,6 +45,21 @@ def answer_payload(answer: dict[str, Any], *, session_id: str | None) -> dict[st
     }
 
 
+def widget_answer_payload(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer as Gurubase's widget reads it: its references name their page `question`."""
+    return {
+        "slug": answer["slug"],
+        "content": answer["content"],
+        "question": answer["question"],
+        "date_updated": answer["date_updated"],
+        "trust_score": trust_percent(answer["trust_score"]),
+        "references": [
+            {"question": r.get("title", ""), "link": r.get("link", ""), "icon": r.get("icon", "")}
+            for r in answer["references"]
+        ],
+    }
+
+
 def question_data(question: Question) -> dict[str, Any]:
     """A stored question in the fields `answer_payload` reads."""
     return {

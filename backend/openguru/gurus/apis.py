@@ -115,6 +115,12 @@ class GuruDetailApi(APIView):
         base_color = serializers.CharField(max_length=16, required=False)
         light_color = serializers.CharField(max_length=16, required=False)
         active = serializers.BooleanField(required=False)
+        anonymous_asks_per_hour = serializers.IntegerField(
+            min_value=0, required=False, allow_null=True, help_text="Null: the default; 0: none."
+        )
+        anonymous_asks_per_day = serializers.IntegerField(
+            min_value=0, required=False, allow_null=True, help_text="Null: the default; 0: none."
+        )
         github_webhook_secret = serializers.CharField(
             max_length=200, required=False, allow_blank=True, write_only=True
         )

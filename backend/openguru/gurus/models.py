@@ -24,6 +24,10 @@ class Guru(TimeStampedModel):
     summary = models.TextField(blank=True, default="")
     # Signs GitHub push webhooks (HMAC-SHA256); kept as is because checking needs the secret.
     github_webhook_secret = models.CharField(max_length=200, blank=True, default="")
+    # Questions one anonymous visitor may ask (public ask endpoints, the widget); None: the
+    # deployment's ANONYMOUS_ASKS_PER_HOUR / _PER_DAY; 0: no limit.
+    anonymous_asks_per_hour = models.PositiveIntegerField(null=True, blank=True)
+    anonymous_asks_per_day = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]

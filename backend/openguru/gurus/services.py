@@ -21,6 +21,8 @@ EDITABLE_FIELDS = {
     "light_color",
     "active",
     "github_webhook_secret",
+    "anonymous_asks_per_hour",
+    "anonymous_asks_per_day",
 }
 
 

@@ -85,3 +85,10 @@ def widget_id_create(*, guru: Guru, domain_pattern: str = "") -> WidgetId:
     return WidgetId.objects.create(
         guru=guru, key=secrets.token_urlsafe(24), domain_pattern=domain_pattern.strip()
     )
+
+
+def widget_id_delete(*, guru: Guru, widget_id: int) -> None:
+    """Pages with this widget id get 401 from the next request on."""
+    deleted, _ = WidgetId.objects.filter(guru=guru, pk=widget_id).delete()
+    if not deleted:
+        raise DomainError(ErrorCode.NOT_FOUND, f"This guru has no widget id {widget_id}.")

@@ -1,8 +1,36 @@
 from django.urls import path
 
-from openguru.integrations.apis import APIKeyDetailApi, APIKeyListApi
+from openguru.integrations.apis import (
+    APIKeyDetailApi,
+    APIKeyListApi,
+    WidgetIdDetailApi,
+    WidgetIdListApi,
+)
+from openguru.integrations.widget_apis import (
+    FollowUpExamplesApi,
+    RecordVoteApi,
+    WidgetBingeApi,
+    WidgetGuruApi,
+)
+from openguru.integrations.widget_ask import widget_ask
 
 urlpatterns = [
     path("api-keys/", APIKeyListApi.as_view(), name="api-key-list"),
     path("api-keys/<int:key_id>/", APIKeyDetailApi.as_view(), name="api-key-detail"),
+    path("gurus/<slug:slug>/widget-ids/", WidgetIdListApi.as_view(), name="widget-id-list"),
+    path(
+        "gurus/<slug:slug>/widget-ids/<int:widget_id>/",
+        WidgetIdDetailApi.as_view(),
+        name="widget-id-detail",
+    ),
+    # Gurubase's widget protocol: its widget calls these under its data-base-url (…/api).
+    path("widget/guru/", WidgetGuruApi.as_view(), name="widget-guru"),
+    path("widget/ask/", widget_ask, name="widget-ask"),
+    path("widget/binge/", WidgetBingeApi.as_view(), name="widget-binge"),
+    path(
+        "<slug:guru_slug>/follow_up/examples/",
+        FollowUpExamplesApi.as_view(),
+        name="widget-follow-up-examples",
+    ),
+    path("<slug:guru_slug>/record_vote/", RecordVoteApi.as_view(), name="widget-record-vote"),
 ]
