@@ -29,8 +29,14 @@ frontend/node_modules/.installed: frontend/package.json frontend/package-lock.js
 	cd frontend && npm ci --no-audit --no-fund
 	touch $@
 
-install: $(VENV)/.runtime frontend/node_modules/.installed
-install-dev: $(VENV)/.dev frontend/node_modules/.installed
+# The embeddable widget (served by Django at /widget.js): rebuilt only when its sources or the
+# locked packages change.
+WIDGET_JS := frontend/widget/dist/widget.js
+$(WIDGET_JS): frontend/node_modules/.installed frontend/package-lock.json frontend/widget/tsconfig.json $(wildcard frontend/widget/src/*.ts)
+	cd frontend && npm run --silent build:widget
+
+install: $(VENV)/.runtime frontend/node_modules/.installed $(WIDGET_JS)
+install-dev: $(VENV)/.dev frontend/node_modules/.installed $(WIDGET_JS)
 
 ## run: install, migrate, create the admin, start Milvus Lite + worker + beat + API + UI on loopback
 run: install
@@ -39,6 +45,7 @@ run: install
 ## test: lint, format check, types, and the whole suite on PostgreSQL plus a SQLite smoke run
 test: install-dev
 	bash backend/scripts/services_up.sh
+	bash backend/scripts/browser_up.sh
 	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 	cd backend && ../$(VENV)/bin/mypy .
@@ -59,6 +66,7 @@ eval: install-dev
 
 bench: install-dev
 	bash backend/scripts/services_up.sh
+	bash backend/scripts/browser_up.sh
 	$(PY) backend/scripts/bench.py $(BENCH_ARGS)
 
 clean:

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.staticfiles.views import serve as serve_static
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.static import serve
+from openguru.widget_assets import widget_js
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
@@ -12,6 +13,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("openguru.answers.urls")),
     path("api/", include("openguru.integrations.urls")),
     path("api/", include("openguru.api_v1.urls")),
+    path("widget.js", widget_js, name="widget-js"),
 ]
 
 if settings.SERVE_MEDIA:

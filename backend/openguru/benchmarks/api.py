@@ -20,7 +20,7 @@ from openguru.integrations.models import APIKey
 from openguru.integrations.selectors import api_key_list
 from openguru.integrations.services import admin_token_owner, api_key_create, api_key_delete
 
-ROUNDS = 2
+ROUNDS = 3
 BENCH_KEY_NAME = "bench"
 TARGET_RPS_RATIO = 0.9  # v1 with key auth vs the internal endpoint, from the issue
 

@@ -87,6 +87,8 @@ def start_api(
         "OPENAI_API_KEY": "x",
         "LLM_MODEL": FAKE_MODEL,
         "ASK_RATE_LIMIT_PER_MINUTE": "0",
+        "ANONYMOUS_ASKS_PER_HOUR": "0",  # every bench question comes from one address
+        "ANONYMOUS_ASKS_PER_DAY": "0",
         "API_RATE_LIMIT_PER_MINUTE": "0",
         "PYTHONUNBUFFERED": "1",
     }

@@ -7,8 +7,8 @@ from pathlib import Path
 from openguru.benchmarks.api_server import LlmLatency
 from openguru.benchmarks.search import SearchPlan
 
-SECTIONS = ("ingest", "search", "ttft", "concurrency", "cached", "api")
-ASKING_SECTIONS = frozenset({"ttft", "concurrency", "cached", "api"})
+SECTIONS = ("ingest", "search", "ttft", "concurrency", "cached", "api", "widget")
+ASKING_SECTIONS = frozenset({"ttft", "concurrency", "cached", "api", "widget"})
 WARMUP_QUESTIONS = 6
 # The default subset: prose sections with real questions in them (tutorial, FAQ, how-tos, the
 # language reference). The whole site is ~25k chunks: over twenty minutes of local embedding here.
@@ -45,6 +45,7 @@ class BenchConfig:
     cached_requests: int = 500
     cached_concurrency: int = 20
     api_stream_questions: int = 20  # alternating: half through v1, half through the SSE stream
+    widget_questions: int = 20  # alternating: half in the widget (Chromium), half through SSE
     workers: int = 2
     latency: LlmLatency = field(default_factory=LlmLatency)
 
@@ -80,6 +81,7 @@ class BenchConfig:
                 cached_requests=50,
                 cached_concurrency=10,
                 api_stream_questions=6,
+                widget_questions=6,
                 latency=latency,
             )
         scope = SiteScope(()) if full else SiteScope(PROSE_SUBSET)
@@ -109,6 +111,8 @@ class BenchConfig:
             count += sum(self.concurrency_levels) * len(self.concurrency_modes)
         if "api" in self.sections:
             count += self.api_stream_questions
+        if "widget" in self.sections:
+            count += self.widget_questions
         return count + 1  # the cached section's question, when ttft did not answer one
 
     def as_dict(self) -> dict[str, object]:
@@ -127,6 +131,7 @@ class BenchConfig:
             "cached_requests": self.cached_requests,
             "cached_concurrency": self.cached_concurrency,
             "api_stream_questions": self.api_stream_questions,
+            "widget_questions": self.widget_questions,
             "gunicorn_workers": self.workers,
             "llm_call_ms": self.latency.call_ms,
             "llm_token_ms": self.latency.token_ms,

@@ -29,6 +29,7 @@ from openguru.benchmarks.questions import QuestionSupply, question_pool
 from openguru.benchmarks.search import run_search
 from openguru.benchmarks.sse import AskOutcome
 from openguru.benchmarks.ttft import run_ttft
+from openguru.benchmarks.widget import run_widget
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
@@ -127,6 +128,8 @@ class SectionRunner:
             self._guarded("cached", lambda: self._cached(api, guru, warmed_up))
         if "api" in self.config.sections:
             self._guarded("api", lambda: self._api(api, guru, warmed_up, supply))
+        if "widget" in self.config.sections:
+            self._guarded("widget", lambda: self._widget(api, guru, supply))
 
     def _index_unmeasured(self) -> Guru:
         self.log("answers: no indexed docs guru in the bench state; indexing it (not measured)")
@@ -213,6 +216,15 @@ class SectionRunner:
             stream_questions=supply.take(self.config.api_stream_questions),
             requests=self.config.cached_requests,
             concurrency=self.config.cached_concurrency,
+            timeout=self.config.ask_timeout_s,
+            log=self.log,
+        )
+
+    def _widget(self, api: ApiServer, guru: Guru, supply: QuestionSupply) -> None:
+        self.results["widget"] = run_widget(
+            api=api,
+            guru=guru,
+            questions=supply.take(self.config.widget_questions),
             timeout=self.config.ask_timeout_s,
             log=self.log,
         )
