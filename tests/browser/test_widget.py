@@ -144,7 +144,7 @@ def test_a_follow_up_continues_the_binge_and_a_vote_is_recorded(
 
 
 def test_a_site_outside_the_widget_ids_domains_gets_an_error_in_words(
-    chromium, tab, live_asgi, other_site, widget_key
+    chromium, tab, live_asgi, other_site, widget_key, caplog
 ):
     url = embed(other_site, live_asgi, widget_key)
 
@@ -159,9 +159,10 @@ def test_a_site_outside_the_widget_ids_domains_gets_an_error_in_words(
 
     message = chromium.run(scenario)
     assert re.search(r"not (be )?allowed|may not be used", message), message
-    # The backend refuses that origin: at the CORS preflight, so the browser never sends the
-    # call (no widget id grants the origin), and with a 401 if a client sends it anyway.
+    # The backend refuses that origin: at the CORS preflight (a logged 401 with no grant), so
+    # the browser never sends the call, and with a 401 if a client sends it anyway.
     assert tab.failed == ["widget/guru/"] and "widget/guru/" not in tab.statuses
+    assert "Widget origin refused: /api/widget/guru/" in caplog.text
     direct = httpx.get(
         f"{live_asgi}/api/widget/guru/",
         headers={"Authorization": widget_key, "Origin": other_site.origin},

@@ -48,9 +48,12 @@ def test_a_preflight_from_an_allowed_origin_is_granted(live_asgi, widget, path):
 
 
 @pytest.mark.parametrize("path", WIDGET_PATHS)
-def test_a_preflight_from_any_other_origin_gets_no_grant(live_asgi, widget, path):
+def test_a_preflight_from_any_other_origin_gets_no_grant(live_asgi, widget, path, caplog):
     response = preflight(live_asgi, path, "https://evil.example.net")
     assert not [h for h in response.headers if h.startswith("access-control-")]
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+    assert "Widget origin refused" in caplog.text  # the server's log names the refusal
 
 
 def test_other_endpoints_never_speak_cors(live_asgi, widget):

@@ -28,7 +28,10 @@ from corsheaders.signals import check_request_enabled
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.utils.log import log_response
 
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.exception_handler import json_error
 from openguru.core.threads import run_blocking
 from openguru.integrations.selectors import widget_origin_known
 
@@ -68,14 +71,37 @@ class WidgetCorsMiddleware:
             return self._acall(request)
         if _needs_lookup(request):
             _grant(request, _origin(request))
+            if _refused_preflight(request):
+                return _not_allowed(request)
         return self.cors(request)
 
     async def _acall(self, request: HttpRequest) -> HttpResponseBase:
         if _needs_lookup(request):
             await run_blocking(_grant, request, _origin(request))
+            if _refused_preflight(request):
+                return _not_allowed(request)
         response = self.cors(request)
         assert not isinstance(response, HttpResponseBase)
         return await response
+
+
+def _refused_preflight(request: HttpRequest) -> bool:
+    return (
+        request.method == "OPTIONS"
+        and "Access-Control-Request-Method" in request.headers
+        and getattr(request, _GRANTED, False) is not True
+    )
+
+
+def _not_allowed(request: HttpRequest) -> HttpResponseBase:
+    """A preflight from a site no widget id allows: a 401 with no CORS grant. The browser
+    refuses to send the request itself, and the refusal is in the server's log."""
+    error = DomainError(
+        ErrorCode.NOT_AUTHENTICATED, f"{_origin(request)} may not use this site's widgets."
+    )
+    response = json_error(error)
+    log_response("Widget origin refused: %s", request.path, response=response, request=request)
+    return response
 
 
 @receiver(check_request_enabled, dispatch_uid="widget_origin_granted")
