@@ -46,3 +46,26 @@ def test_health_guru_source_and_an_extractive_answer_on_sqlite(admin_client, ano
     assert body["extractive"] is True
     assert "three" in body["content"]
     assert body["references"]
+
+
+def test_the_public_api_with_a_key_on_sqlite(admin_client, anon_client):
+    """API keys and sessions read through raw SQL on their hot path: SQLite speaks it too."""
+    assert connection.vendor == "sqlite"
+    raw = admin_client.post("/api/api-keys/", {"name": "smoke"}, format="json").json()["key"]
+    admin_client.post("/api/gurus/", {"slug": "frob", "name": "Frob"}, format="json")
+    added = anon_client.post(
+        "/api/v1/frob/data-sources/",
+        {"text_sources": [{"name": "Guide", "content": DOC}]},
+        format="json",
+        HTTP_X_API_KEY=raw,
+    ).json()
+    assert added[0]["status"] == "success", added
+    ask = {"question": "What is the default frob level?"}
+    sessions = [
+        anon_client.post("/api/v1/frob/answer/", ask, format="json", HTTP_X_API_KEY=raw).json()
+        for _ in range(2)
+    ]
+    assert "three" in sessions[0]["content"]
+    assert sessions[0]["session_id"] == sessions[1]["session_id"]
+    refused = anon_client.post("/api/v1/frob/search/", {"query": "x"}, format="json")
+    assert refused.status_code == 401

@@ -71,3 +71,21 @@ def test_api_answers_ask_the_llm_for_a_short_answer(
     )
     system = stream_calls(llm_server)[-1]["messages"][0]["content"]
     assert f"at most {settings.ANSWER_SHORT_MAX_WORDS} words" in system
+
+
+def test_a_repeated_question_shares_a_session_until_it_is_followed_up(
+    live_asgi, python_guru, key_headers
+):
+    url = f"{live_asgi}/api/v1/python/answer/"
+
+    def ask(**body) -> str:
+        response = httpx.post(url, json=body, headers=key_headers, timeout=30)
+        assert response.status_code == 200, response.text
+        return response.json()["session_id"]
+
+    first = ask(question=IN_SCOPE)
+    assert ask(question=IN_SCOPE.upper()) == first  # no empty session is left per repeat
+    assert ask(question="How do I activate it?", session_id=first) == first
+    fresh = ask(question=IN_SCOPE)
+    assert fresh != first  # the first session has a conversation now: a new one starts
+    assert ask(question=IN_SCOPE) == fresh

@@ -1,4 +1,16 @@
-from django.db import models
+from typing import Any, TypeVar
+
+from django.db import connection, models
+
+M = TypeVar("M", bound=models.Model)
+
+
+def partial_instance(model: type[M], loaded: dict[str, Any]) -> M:
+    """A model instance from values read by raw SQL: only `loaded` (by attribute name) is set,
+    every other field is deferred and read from the database if it is ever asked for.
+    (`from_db` takes the values in the model's field order, whatever order the names are in.)"""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in loaded]
+    return model.from_db(connection.alias, names, [loaded[name] for name in names])
 
 
 class TimeStampedModel(models.Model):

@@ -13,6 +13,7 @@ from django.utils import timezone
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.integrations.models import MAX_USER_API_KEYS, APIKey, WidgetId
+from openguru.integrations.selectors import api_key_candidates
 
 KEY_PREFIX = "og_"
 VISIBLE_PREFIX_CHARS = 10
@@ -53,7 +54,7 @@ def api_key_authenticate(*, raw_key: str) -> APIKey | None:
     if not raw_key.startswith(KEY_PREFIX) or len(raw_key) > 200:
         return None
     digest = _digest(raw_key)
-    candidates = APIKey.objects.select_related("user").filter(prefix=raw_key[:VISIBLE_PREFIX_CHARS])
+    candidates = api_key_candidates(prefix=raw_key[:VISIBLE_PREFIX_CHARS])
     key = next((k for k in candidates if hmac.compare_digest(k.hashed_key, digest)), None)
     if key is None or not key.user.is_active:
         return None
