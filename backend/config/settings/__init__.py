@@ -3,6 +3,7 @@
 from config.env import DATA_DIR, REPO_DIR, env
 
 from .answers import *  # noqa: F403
+from .bots import *  # noqa: F403
 from .celery import *  # noqa: F403
 from .ingestion import *  # noqa: F403
 from .openapi import *  # noqa: F403

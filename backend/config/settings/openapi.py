@@ -62,6 +62,8 @@ SPECTACULAR_SETTINGS = {
         "ErrorCodeEnum": "openguru.core.errors.ErrorCode",
         "SourceTypeEnum": "openguru.sources.models.DataSource.Type",
         "V1SourceTypeEnum": ["FAQ", "GITHUB_REPO", "PDF", "TEXT", "WEBSITE", "YOUTUBE"],
+        "IntegrationTypeEnum": "openguru.integrations.models.Integration.Type",
+        "SlackPayloadTypeEnum": ["url_verification", "event_callback"],
     },
     # Swagger UI and its assets come from the installed sidecar package: the docs page works
     # without internet. No validator badge: it would send the schema's address to swagger.io.

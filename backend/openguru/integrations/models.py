@@ -42,9 +42,13 @@ class Integration(TimeStampedModel):
     type = models.CharField(max_length=16, choices=Type.choices)
     external_id = models.CharField(max_length=200)  # Slack team id / Discord guild id
     workspace_name = models.CharField(max_length=200, blank=True, default="")
+    # Encrypted (integrations/crypto.py): the bot token, and Slack's request signing secret.
     access_token = models.TextField(blank=True, default="")
     refresh_token = models.TextField(blank=True, default="")
-    channels = models.JSONField(default=list, blank=True)  # [{"id", "name", "allowed"}]
+    signing_secret = models.TextField(blank=True, default="")
+    # The channels the bot answers in: [{"id", "name", "mode"}], mode "mention" | "all".
+    channels = models.JSONField(default=list, blank=True)
+    dms_enabled = models.BooleanField(default=False)
     api_key = models.OneToOneField(
         APIKey, on_delete=models.SET_NULL, null=True, blank=True, related_name="owner_integration"
     )
@@ -71,3 +75,15 @@ class Thread(TimeStampedModel):
                 fields=["integration", "channel_id", "thread_id"], name="unique_thread"
             )
         ]
+
+
+class SlackEvent(TimeStampedModel):
+    """A Slack event taken for answering. The unique event id makes Slack's retries and
+    replayed requests no-ops, across processes; the event is what the task reads."""
+
+    integration = models.ForeignKey(
+        Integration, on_delete=models.CASCADE, related_name="slack_events"
+    )
+    event_id = models.CharField(max_length=100, unique=True)
+    event = models.JSONField(default=dict)
+    bot_user_id = models.CharField(max_length=100, blank=True, default="")

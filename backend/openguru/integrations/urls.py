@@ -6,6 +6,8 @@ from openguru.integrations.apis import (
     WidgetIdDetailApi,
     WidgetIdListApi,
 )
+from openguru.integrations.bots.slack_api import SlackEventsApi
+from openguru.integrations.integration_apis import IntegrationDetailApi, IntegrationListApi
 from openguru.integrations.widget_apis import (
     FollowUpExamplesApi,
     RecordVoteApi,
@@ -23,6 +25,13 @@ urlpatterns = [
         WidgetIdDetailApi.as_view(),
         name="widget-id-detail",
     ),
+    path("gurus/<slug:slug>/integrations/", IntegrationListApi.as_view(), name="integration-list"),
+    path(
+        "gurus/<slug:slug>/integrations/<int:integration_id>/",
+        IntegrationDetailApi.as_view(),
+        name="integration-detail",
+    ),
+    path("slack/events/", SlackEventsApi.as_view(), name="slack-events"),
     # Gurubase's widget protocol: its widget calls these under its data-base-url (…/api).
     path("widget/guru/", WidgetGuruApi.as_view(), name="widget-guru"),
     path("widget/ask/", widget_ask, name="widget-ask"),

@@ -1,0 +1,89 @@
+"""Slack's Events API: which integration a signed request is for, and which events to answer.
+Events are acknowledged at once; the answer is written by a Celery task (Slack wants a reply
+within 3 seconds and retries otherwise)."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from slack_sdk.signature import SignatureVerifier
+
+from openguru.integrations.bots.routing import Route, channel_mode
+from openguru.integrations.crypto import secret_decrypt
+from openguru.integrations.integration_selectors import (
+    slack_integrations_for_team,
+    thread_known,
+)
+from openguru.integrations.integration_services import slack_event_take
+from openguru.integrations.models import Integration
+from openguru.integrations.tasks import slack_event_task
+
+
+def slack_integration_verified(
+    *, team_id: str, body: bytes, headers: Mapping[str, str]
+) -> Integration | None:
+    """The integration whose signing secret signed this request (v0 HMAC-SHA256 of
+    `v0:{timestamp}:{body}`, at most 5 minutes old), or None. Several gurus may each have a
+    Slack app in one workspace: the secret that verifies names the integration."""
+    for integration in slack_integrations_for_team(team_id=team_id):
+        verifier = SignatureVerifier(secret_decrypt(integration.signing_secret))
+        if verifier.is_valid_request(body, dict(headers)):
+            return integration
+    return None
+
+
+def slack_event_route(
+    *, integration: Integration, event: dict[str, Any], bot_user_id: str
+) -> Route:
+    # Bots (this one included) and edits, joins, deletions: never answered, or bots would
+    # answer each other forever.
+    user = event.get("user")
+    if event.get("bot_id") or event.get("subtype") or not user or user == bot_user_id:
+        return Route.IGNORE
+    channel = str(event.get("channel", ""))
+    mode = channel_mode(integration, channel)
+    if event.get("type") == "app_mention":
+        return Route.ANSWER if mode else Route.NOT_ALLOWED
+    if event.get("type") != "message":
+        return Route.IGNORE
+    if event.get("channel_type") == "im":
+        return Route.ANSWER if integration.dms_enabled else Route.IGNORE
+    # A message that mentions the bot also arrives as an app_mention: that one is answered.
+    if mode is None or (bool(bot_user_id) and f"<@{bot_user_id}>" in str(event.get("text", ""))):
+        return Route.IGNORE
+    if mode == "all":
+        return Route.ANSWER
+    # In a thread the bot answers in, follow-ups need no mention.
+    thread_ts = event.get("thread_ts")
+    known = bool(thread_ts) and thread_known(
+        integration=integration, channel_id=channel, thread_id=str(thread_ts)
+    )
+    return Route.ANSWER if known else Route.IGNORE
+
+
+def _bot_user_id(payload: dict[str, Any]) -> str:
+    for authorization in payload.get("authorizations") or []:
+        if isinstance(authorization, dict) and authorization.get("is_bot"):
+            return str(authorization.get("user_id", ""))
+    return ""
+
+
+def slack_event_accept(*, integration: Integration, payload: dict[str, Any]) -> bool:
+    """Take an event for answering unless it is to be ignored or was taken before (Slack
+    retries, replays). True when a task will handle it."""
+    event = payload.get("event")
+    event_id = payload.get("event_id")
+    if not isinstance(event, dict) or not isinstance(event_id, str) or not event_id:
+        return False
+    bot_user_id = _bot_user_id(payload)
+    if slack_event_route(integration=integration, event=event, bot_user_id=bot_user_id) == (
+        Route.IGNORE
+    ):
+        return False
+    taken = slack_event_take(
+        integration=integration, event_id=event_id, event=event, bot_user_id=bot_user_id
+    )
+    if taken is None:
+        return False
+    transaction.on_commit(lambda: slack_event_task.delay(taken.pk))
+    return True

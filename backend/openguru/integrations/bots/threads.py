@@ -1,0 +1,42 @@
+"""Bot threads continue binges: a follow-up in a thread is answered with its earlier exchange."""
+
+from dataclasses import dataclass
+
+from openguru.answers.models import Binge, Question
+from openguru.answers.services import binge_create
+from openguru.integrations.bots.replies import BotReply
+from openguru.integrations.integration_selectors import binge_latest_question, thread_binge
+from openguru.integrations.integration_services import thread_binge_set
+from openguru.integrations.models import Integration
+
+
+@dataclass(frozen=True)
+class BotThread:
+    integration: Integration
+    channel_id: str
+    thread_id: str
+
+
+def thread_history(*, thread: BotThread) -> tuple[Binge | None, Question | None]:
+    """The binge a thread continues and the question a new one follows; (None, None) for a
+    thread's first question."""
+    binge = thread_binge(
+        integration=thread.integration, channel_id=thread.channel_id, thread_id=thread.thread_id
+    )
+    if binge is None:
+        return None, None
+    return binge, binge_latest_question(binge=binge)
+
+
+def thread_remember(*, thread: BotThread, binge: Binge | None, reply: BotReply) -> None:
+    """A thread's first answer roots a binge (as the web UI's sessions are rooted): asked
+    outside a binge, the first question may be served from, and added to, the answer cache."""
+    if binge is not None or reply.question_id is None or reply.refused or reply.failed:
+        return
+    root = Question.objects.get(pk=reply.question_id)
+    thread_binge_set(
+        integration=thread.integration,
+        channel_id=thread.channel_id,
+        thread_id=thread.thread_id,
+        binge=binge_create(guru=thread.integration.guru, root_question=root),
+    )

@@ -1,0 +1,30 @@
+"""Run the Discord bots: they answer in the channels (and DMs) their integrations allow."""
+
+import asyncio
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from openguru.integrations.bots.discord_run import DiscordBotError, discord_bots_run
+from openguru.integrations.integration_selectors import discord_integrations_to_run
+
+
+class Command(BaseCommand):
+    help = "Connect the Discord bots of the gurus' Discord integrations and answer questions."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--integration", type=int, help="run this integration's bot only")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        integrations = discord_integrations_to_run(integration_id=options["integration"])
+        if not integrations:
+            raise CommandError(
+                "No Discord bot token is set up. Add a Discord integration with its bot token: "
+                'POST /api/gurus/<slug>/integrations/ {"type": "DISCORD", "external_id": '
+                '"<guild id>", "bot_token": "…"}.'
+            )
+        self.stdout.write(f"Starting {len(integrations)} Discord bot(s).")
+        try:
+            asyncio.run(discord_bots_run(integrations))
+        except DiscordBotError as exc:
+            raise CommandError(str(exc)) from exc
