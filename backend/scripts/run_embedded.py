@@ -31,10 +31,15 @@ def _parse() -> argparse.Namespace:
 class Supervisor:
     def __init__(self) -> None:
         self.children: list[tuple[str, subprocess.Popen]] = []
+        self.optional: set[str] = set()  # children whose exit leaves the rest running
 
-    def spawn(self, name: str, argv: list[str], *, cwd: Path, env: dict[str, str]) -> None:
+    def spawn(
+        self, name: str, argv: list[str], *, cwd: Path, env: dict[str, str], optional: bool = False
+    ) -> None:
         process = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True)
         self.children.append((name, process))
+        if optional:
+            self.optional.add(name)
 
     def adopt(self, name: str, process: subprocess.Popen) -> None:
         self.children.append((name, process))
@@ -53,11 +58,16 @@ class Supervisor:
                 process.wait()
 
     def watch(self) -> None:
+        reported: set[str] = set()
         while True:
             for name, process in self.children:
-                if process.poll() is not None:
+                if process.poll() is None or name in reported:
+                    continue
+                if name not in self.optional:
                     print(f"\n{name} exited with code {process.returncode}; stopping.", flush=True)
                     return
+                reported.add(name)
+                print(f"\n{name} exited with code {process.returncode}; the rest runs on.")
             time.sleep(0.5)
 
 
@@ -71,6 +81,11 @@ def stop_on_signals() -> None:
 
 def _manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=BACKEND, env=env, check=True)
+
+
+def _has_discord_bots(env: dict[str, str]) -> bool:
+    check = [sys.executable, "manage.py", "discord_listener", "--check"]
+    return subprocess.run(check, cwd=BACKEND, env=env, capture_output=True).returncode == 0
 
 
 def main() -> int:
@@ -108,6 +123,15 @@ def main() -> int:
             env=env,
         )
         supervisor.spawn("beat", [*celery, "beat", "-l", "WARNING"], cwd=BACKEND, env=env)
+        if _has_discord_bots(env):
+            # A rejected token stops the bots, not the platform (the listener says why).
+            supervisor.spawn(
+                "discord",
+                [sys.executable, "manage.py", "discord_listener"],
+                cwd=BACKEND,
+                env=env,
+                optional=True,
+            )
         supervisor.spawn(
             "api",
             [str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",

@@ -331,3 +331,18 @@ def test_the_listener_with_a_rejected_token_exits_with_what_to_do(
 
     assert done.returncode != 0
     assert f"Discord rejected the bot token of integration {bot.pk}" in done.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_make_run_starts_the_listener_only_once_a_bot_is_set_up(python_guru):  # noqa: F811
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="No Discord bot is set up"):
+        call_command("discord_listener", "--check")
+    integration_create(
+        guru=python_guru,
+        type=Integration.Type.DISCORD,
+        setup=IntegrationSetup(external_id=GUILD, bot_token=TOKEN, channels=[]),
+        owner=admin_token_owner(),
+    )
+    call_command("discord_listener", "--check")  # exit status 0: run_embedded starts it

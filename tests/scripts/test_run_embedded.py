@@ -63,3 +63,31 @@ def test_a_stop_signal_stops_the_supervisor_and_its_children(stop_signal):
     finally:
         if supervisor.poll() is None:
             supervisor.kill()
+
+
+SUPERVISE_A_FAILING_OPTIONAL_CHILD = f"""
+import os, sys
+from pathlib import Path
+sys.path.insert(0, {str(SCRIPTS)!r})
+import run_embedded
+supervisor = run_embedded.Supervisor()
+try:
+    supervisor.spawn("sleeper", ["sleep", "60"], cwd=Path("."), env=dict(os.environ))
+    supervisor.spawn("bots", ["false"], cwd=Path("."), env=dict(os.environ), optional=True)
+    supervisor.spawn("api", ["sleep", "2"], cwd=Path("."), env=dict(os.environ))
+    supervisor.watch()
+finally:
+    supervisor.stop()
+"""
+
+
+def test_an_optional_child_that_exits_leaves_the_platform_running():
+    # The bots (optional) fail at once; the platform stops only when the api exits, 2 s later.
+    run = subprocess.run(
+        [sys.executable, "-c", SUPERVISE_A_FAILING_OPTIONAL_CHILD],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert "bots exited with code 1; the rest runs on." in run.stdout
+    assert "api exited with code 0; stopping." in run.stdout

@@ -14,9 +14,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--integration", type=int, help="run this integration's bot only")
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="only say whether any Discord bot is set up (exit status 0 if one is)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         integrations = discord_integrations_to_run(integration_id=options["integration"])
+        if options["check"]:
+            if not integrations:
+                raise CommandError("No Discord bot is set up.", returncode=1)
+            self.stdout.write(f"{len(integrations)} Discord bot(s) set up.")
+            return
         if not integrations:
             raise CommandError(
                 "No Discord bot token is set up. Add a Discord integration with its bot token: "
