@@ -26,9 +26,12 @@ from openguru.answers.groundwork import ANSWER_MODES
 from openguru.answers.models import Binge, Question
 from openguru.answers.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
+from openguru.answers.site import question_page_extras
+from openguru.answers.site_apis import BINGE_PARAMETER, question_from_request
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
+from openguru.core.json_body import parse_json_body
 from openguru.core.openapi import errors
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
@@ -44,17 +47,7 @@ class AskInput(serializers.Serializer):
 
 
 def _parse(request: HttpRequest) -> dict[str, Any]:
-    try:
-        body = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DomainError(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.") from exc
-    if not isinstance(body, dict):
-        raise DomainError(ErrorCode.INVALID_INPUT, "Send a JSON object.")
-    data = AskInput(data=body)
-    if not data.is_valid():
-        field, problems = next(iter(data.errors.items()))
-        raise DomainError(ErrorCode.INVALID_INPUT, f"{field}: {problems[0]}")
-    return dict(data.validated_data)
+    return parse_json_body(request, AskInput)
 
 
 def _build_request(
@@ -180,20 +173,55 @@ class QuestionOutput(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
+class QuestionChildOutput(serializers.Serializer):
+    slug = serializers.SlugField()
+    question = serializers.CharField()
+
+
+class QuestionDetailOutput(QuestionOutput):
+    """An answer's page: the answer, whether its sources changed since, its votes, and the
+    questions asked on top of it (in follow-up sessions or not)."""
+
+    upvotes = serializers.IntegerField()
+    downvotes = serializers.IntegerField()
+    children = QuestionChildOutput(many=True)
+
+    class Meta(QuestionOutput.Meta):
+        fields = [*QuestionOutput.Meta.fields, "stale", "upvotes", "downvotes", "children"]
+
+
 class QuestionDetailApi(APIView):
     permission_classes = [AllowAny]
+    authentication_classes = []
 
     @extend_schema(
         operation_id="question_get",
         tags=["answers"],
         summary="A saved answer",
         auth=[],
-        responses={200: QuestionOutput, **errors(404)},
-        examples=[OpenApiExample("answer", value=QUESTION_EXAMPLE, response_only=True)],
+        parameters=[BINGE_PARAMETER],
+        responses={200: QuestionDetailOutput, **errors(400, 404)},
+        examples=[
+            OpenApiExample(
+                "answer",
+                value={
+                    **QUESTION_EXAMPLE,
+                    "stale": False,
+                    "upvotes": 3,
+                    "downvotes": 1,
+                    "children": [
+                        {"slug": "how-do-i-activate-it", "question": "How do I activate it?"}
+                    ],
+                },
+                response_only=True,
+            )
+        ],
     )
     def get(self, request: Request, slug: str, question_slug: str) -> Response:
-        guru = guru_get(slug=slug, active_only=True)
-        return Response(QuestionOutput(question_get(guru=guru, slug=question_slug)).data)
+        question = question_from_request(request, slug, question_slug)
+        return Response(
+            {**QuestionOutput(question).data, **question_page_extras(question=question)}
+        )
 
 
 class BingeCreateApi(APIView):

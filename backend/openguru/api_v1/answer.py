@@ -6,7 +6,6 @@ byte of an answer, so a client never has to parse a refusal out of a stream. The
 Django views (DRF's are sync and would buffer a stream under ASGI).
 """
 
-import json
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from openguru.api_v1.gurubase import answer_payload, question_data
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
+from openguru.core.json_body import parse_json_body
 from openguru.core.threads import run_blocking
 
 MAX_QUESTION_CHARS = 2000
@@ -44,21 +44,6 @@ class AnswerInput(serializers.Serializer):
     session_id = serializers.UUIDField(required=False, allow_null=True)
     fetch_existing = serializers.BooleanField(required=False, default=False)
     short_answer = serializers.BooleanField(required=False, default=True)
-
-
-def parse_json_body(request: HttpRequest, serializer: type[serializers.Serializer]) -> dict:
-    """The body as `serializer` validates it; errors name the field."""
-    try:
-        body = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DomainError(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.") from exc
-    if not isinstance(body, dict):
-        raise DomainError(ErrorCode.INVALID_INPUT, "Send a JSON object.")
-    data = serializer(data=body)
-    if not data.is_valid():
-        field, problems = next(iter(data.errors.items()))
-        raise DomainError(ErrorCode.INVALID_INPUT, f"{field}: {problems[0]}")
-    return dict(data.validated_data)
 
 
 @dataclass(frozen=True)

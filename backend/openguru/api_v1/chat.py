@@ -35,7 +35,7 @@ from openguru.answers.events import AnswerEvent
 from openguru.answers.models import Binge, Question
 from openguru.api_v1.access import Caller, caller_guru
 from openguru.api_v1.agents import agent_api_key, answer_markdown, engine_error, sources_suffix
-from openguru.api_v1.answer import first_event, parse_json_body
+from openguru.api_v1.answer import first_event
 from openguru.api_v1.conversations import (
     Conversation,
     conversation_binge_create,
@@ -44,6 +44,7 @@ from openguru.api_v1.conversations import (
 )
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.json_body import parse_json_body
 from openguru.core.threads import run_blocking
 
 

@@ -30,12 +30,12 @@ from openguru.api_v1.answer import (
     first_event,
     markdown_response,
     markdown_stream,
-    parse_json_body,
 )
 from openguru.api_v1.gurubase import question_data, widget_answer_payload
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
+from openguru.core.json_body import parse_json_body
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
 from openguru.integrations.widget_auth import widget_from_request
