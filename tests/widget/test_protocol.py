@@ -74,8 +74,11 @@ def test_the_answer_streams_as_markdown_then_reads_back_as_json(
     assert answer["references"][0] == {
         "question": "Virtual environments",
         "link": "https://docs.example.org/virtual-environments.html#virtual-environments",
-        "icon": "text",
+        "icon": f"{live_asgi}/static/openguru/icons/text.svg",
     }
+    # Gurubase's widget shows the icon as an image: the address must serve one.
+    icon = httpx.get(answer["references"][0]["icon"])
+    assert icon.status_code == 200 and b"<svg" in icon.content
     question = Question.objects.get(slug=answer["slug"])
     assert question.source == Question.Source.WIDGET
     assert question.trust_score * 100 == pytest.approx(answer["trust_score"], abs=0.5)

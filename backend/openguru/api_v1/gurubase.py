@@ -45,8 +45,9 @@ def answer_payload(answer: dict[str, Any], *, session_id: str | None) -> dict[st
     }
 
 
-def widget_answer_payload(answer: dict[str, Any]) -> dict[str, Any]:
-    """The answer as Gurubase's widget reads it: its references name their page `question`."""
+def widget_answer_payload(answer: dict[str, Any], *, icon_base: str) -> dict[str, Any]:
+    """The answer as Gurubase's widget reads it: its references name their page `question`,
+    and their `icon` is an image address (`icon_base` + the kind of source + ".svg")."""
     return {
         "slug": answer["slug"],
         "content": answer["content"],
@@ -54,7 +55,11 @@ def widget_answer_payload(answer: dict[str, Any]) -> dict[str, Any]:
         "date_updated": answer["date_updated"],
         "trust_score": trust_percent(answer["trust_score"]),
         "references": [
-            {"question": r.get("title", ""), "link": r.get("link", ""), "icon": r.get("icon", "")}
+            {
+                "question": r.get("title", ""),
+                "link": r.get("link", ""),
+                "icon": f"{icon_base}{r['icon']}.svg" if r.get("icon") else "",
+            }
             for r in answer["references"]
         ],
     }

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.templatetags.static import static
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from rest_framework import serializers
@@ -40,6 +41,9 @@ from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
 from openguru.integrations.widget_auth import widget_from_request
 
+# One image per kind of source (integrations/static/): Gurubase's widget shows `icon` as an <img>.
+REFERENCE_ICONS = "openguru/icons/"
+
 
 class WidgetAskInput(serializers.Serializer):
     question = serializers.CharField(max_length=MAX_QUESTION_CHARS)
@@ -57,6 +61,7 @@ class _Call:
     fetch_existing: bool
     binge: Binge | None
     parent: Question | None
+    icon_base: str  # where the references' icons are served, as an absolute address
 
 
 def widget_binge_get(*, guru: Guru, binge_id: Any) -> Binge:
@@ -92,6 +97,7 @@ def _prepare(request: HttpRequest) -> _Call:
         fetch_existing=data["fetch_existing"],
         binge=binge,
         parent=parent,
+        icon_base=request.build_absolute_uri(static(REFERENCE_ICONS)),
     )
 
 
@@ -103,7 +109,7 @@ def _existing(call: _Call) -> dict[str, Any]:
         question = question_find_same(guru=call.guru, text=call.question)
     if question is None:
         raise DomainError(ErrorCode.QUESTION_NOT_FOUND, "This question has not been answered yet.")
-    return widget_answer_payload(question_data(question))
+    return widget_answer_payload(question_data(question), icon_base=call.icon_base)
 
 
 def widget_error(exc: DomainError) -> JsonResponse:

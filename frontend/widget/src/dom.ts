@@ -60,6 +60,9 @@ const REFERENCE_ICONS: Record<string, string> = {
   github: ICONS.code,
 };
 
-export function referenceIcon(kind: string): SVGSVGElement {
+/** `icon` is an image address whose file is named after the kind of source ("…/pdf.svg"), or
+ * the bare kind: drawn inline either way, so the widget loads no image from anywhere. */
+export function referenceIcon(iconValue: string): SVGSVGElement {
+  const kind = (iconValue.split("/").pop() ?? "").replace(/\.svg$/, "");
   return icon(REFERENCE_ICONS[kind] ?? ICONS.web);
 }
