@@ -18,6 +18,7 @@ REPO = BACKEND.parent
 sys.path.insert(0, str(BACKEND))
 
 VENV_BIN = Path(sys.executable).parent
+LOOPBACK_PROXIES = "127.0.0.1/32,::1/128"  # everything embedded listens on loopback only
 
 
 def _parse() -> argparse.Namespace:
@@ -95,7 +96,14 @@ def main() -> int:
     env.setdefault("NEXT_PUBLIC_API_URL", f"http://127.0.0.1:{args.api_port}")
     env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{args.api_port}")
 
-    from config.env import env as settings_env
+    from config.env import env as settings_env  # also reads .env into os.environ
+
+    if "TRUSTED_PROXIES" not in os.environ:
+        # The UI's server forwards every browser request to the API from loopback, naming the
+        # browser in X-Forwarded-For: without this, all visitors would share one address and
+        # one anonymous limit. (Next keeps an X-Forwarded-For the browser sent itself, which
+        # is harmless here, everything listening on loopback only.)
+        env["TRUSTED_PROXIES"] = LOOPBACK_PROXIES
 
     data_dir = Path(settings_env.str("OPENGURU_DATA_DIR", default=str(REPO / "data")))
     supervisor = Supervisor()

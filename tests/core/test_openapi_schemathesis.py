@@ -91,6 +91,7 @@ class World:
     path_parameters: dict[str, str]
     body_fields: dict[str, Any]
     widget_headers: dict[str, str]
+    query_parameters: dict[str, str]
 
     def headers_for(self, case: Any) -> dict[str, str]:
         """The widget's endpoints take a widget id in Authorization, from an allowed page."""
@@ -100,6 +101,10 @@ class World:
     def name_real_things(self, case: Any) -> None:
         known = {k: v for k, v in self.path_parameters.items() if k in case.path_parameters}
         case.path_parameters = {**case.path_parameters, **known}
+        if isinstance(case.query, dict):
+            for name, value in self.query_parameters.items():
+                if isinstance(case.query.get(name), str):
+                    case.query[name] = value
         if isinstance(case.body, dict):
             for field, value in self.body_fields.items():
                 if _same_kind(case.body.get(field), value):
@@ -156,6 +161,7 @@ def world(live_api, python_guru, settings) -> World:  # noqa: F811
             "content_slug": question.slug,
         },
         widget_headers={"Authorization": widget.key, "Origin": "https://docs.example.com"},
+        query_parameters={"binge": session_id},  # the answer's session (it is the root)
     )
 
 

@@ -27,7 +27,7 @@ from openguru.answers.models import Binge, Question
 from openguru.answers.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
 from openguru.answers.site import question_page_extras
-from openguru.answers.site_apis import BINGE_PARAMETER, question_from_request
+from openguru.answers.site_apis import BINGE_PARAMETER, QUESTION_ERRORS, question_from_request
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
@@ -200,7 +200,7 @@ class QuestionDetailApi(APIView):
         summary="A saved answer",
         auth=[],
         parameters=[BINGE_PARAMETER],
-        responses={200: QuestionDetailOutput, **errors(400, 404)},
+        responses={200: QuestionDetailOutput, **QUESTION_ERRORS},
         examples=[
             OpenApiExample(
                 "answer",

@@ -16,15 +16,30 @@ from openguru.gurus.models import Guru
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The address asks are counted against: the peer's, or the X-Real-IP header when the peer
-    is a trusted proxy (`TRUSTED_PROXIES`; our nginx sets the header). From anyone else the
-    header is the client's own claim: believing it would let every request name a fresh
-    address and never be limited."""
+    """The address asks are counted against: the peer's, unless the peer is a trusted proxy
+    (`TRUSTED_PROXIES`): then the client it names. In X-Forwarded-For each proxy appends the
+    address it was reached from, so the client is the right-most address that is not itself
+    a trusted proxy (what lies left of it is whatever the client claimed); without that
+    header, X-Real-IP (our nginx sets both). From anyone else the headers are the client's own
+    claim: believing them would let every request name a fresh address and never be limited."""
     peer = str(request.META.get("REMOTE_ADDR") or "unknown")
-    claimed = request.META.get("HTTP_X_REAL_IP")
-    if claimed and _is_trusted_proxy(peer):
-        return str(claimed).strip()
-    return peer
+    if not _is_trusted_proxy(peer):
+        return peer
+    forwarded = _forwarded_client(str(request.META.get("HTTP_X_FORWARDED_FOR") or ""))
+    if forwarded:
+        return forwarded
+    claimed = str(request.META.get("HTTP_X_REAL_IP") or "").strip()
+    return claimed or peer
+
+
+def _forwarded_client(header: str) -> str:
+    """The client an X-Forwarded-For chain names ("" for none): walking from the right past
+    our own proxies, the first other address; the left-most when every hop is ours."""
+    hops = [hop.strip() for hop in header.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _is_trusted_proxy(hop):
+            return hop
+    return hops[0] if hops else ""
 
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -46,6 +61,9 @@ def _is_trusted_proxy(peer: str) -> bool:
         address = ipaddress.ip_address(peer)
     except ValueError:
         return False
+    # Node reports an IPv4 peer on a dual-stack socket as ::ffff:127.0.0.1.
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        address = address.ipv4_mapped
     return any(address in network for network in networks)
 
 

@@ -120,12 +120,19 @@ def binge_delete(*, binge: Binge) -> None:
     binge.delete()
 
 
-def vote_record(*, question: Question, voter: str, vote_type: str, feedback: str = "") -> Vote:
+def vote_record(
+    *,
+    question: Question,
+    voter: str,
+    vote_type: str,
+    feedback: str = "",
+    source: str = Question.Source.WIDGET,
+) -> Vote:
     """The voter's vote on an answer; voting again replaces the earlier vote."""
     vote, _ = Vote.objects.update_or_create(
         question=question,
         voter=voter,
-        defaults={"vote_type": vote_type, "feedback": feedback},
+        defaults={"vote_type": vote_type, "feedback": feedback, "source": source},
     )
     return vote
 

@@ -7,6 +7,12 @@ from openguru.answers.apis import (
     answer_json,
     answer_stream,
 )
+from openguru.answers.site_apis import (
+    GuruOverviewApi,
+    QuestionFollowUpsApi,
+    QuestionVoteApi,
+    SitemapQuestionsApi,
+)
 
 urlpatterns = [
     path("gurus/<slug:slug>/answer/stream/", answer_stream, name="answer-stream"),
@@ -16,6 +22,18 @@ urlpatterns = [
         QuestionDetailApi.as_view(),
         name="question-detail",
     ),
+    path(
+        "gurus/<slug:slug>/questions/<slug:question_slug>/vote/",
+        QuestionVoteApi.as_view(),
+        name="question-vote",
+    ),
+    path(
+        "gurus/<slug:slug>/questions/<slug:question_slug>/follow-ups/",
+        QuestionFollowUpsApi.as_view(),
+        name="question-follow-ups",
+    ),
+    path("gurus/<slug:slug>/overview/", GuruOverviewApi.as_view(), name="guru-overview"),
+    path("sitemap/questions/", SitemapQuestionsApi.as_view(), name="sitemap-questions"),
     path("gurus/<slug:slug>/binges/", BingeCreateApi.as_view(), name="binge-create"),
     path(
         "gurus/<slug:slug>/binges/<uuid:binge_id>/", BingeDetailApi.as_view(), name="binge-detail"

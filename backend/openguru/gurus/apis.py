@@ -1,6 +1,6 @@
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -74,10 +74,17 @@ class GuruListApi(APIView):
         operation_id="guru_list",
         tags=["gurus"],
         summary="Gurus (inactive ones too, for admins)",
+        parameters=[
+            OpenApiParameter(
+                "q", str, description="Only gurus whose name, slug or domain contain this text."
+            )
+        ],
         responses={200: GuruOutput(many=True)},
     )
     def get(self, request: Request) -> Response:
-        gurus = guru_list(active_only=not _is_admin(request, self))
+        # PostgreSQL takes no NUL in text: a search for one finds nothing, as elsewhere.
+        query = str(request.query_params.get("q", "")).replace("\x00", "")[:200]
+        gurus = guru_list(active_only=not _is_admin(request, self), query=query)
         return Response(GuruOutput(gurus, many=True).data)
 
     @extend_schema(

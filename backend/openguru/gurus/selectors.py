@@ -1,11 +1,16 @@
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 
 
-def guru_list(*, active_only: bool = False) -> QuerySet[Guru]:
+def guru_list(*, active_only: bool = False, query: str = "") -> QuerySet[Guru]:
+    """All gurus, or those whose name, slug or domain mentions `query`."""
     gurus = Guru.objects.all()
+    if query.strip():
+        text = query.strip()
+        mentions = Q(name__icontains=text) | Q(slug__icontains=text)
+        gurus = gurus.filter(mentions | Q(domain_knowledge__icontains=text))
     return gurus.filter(active=True) if active_only else gurus
 
 

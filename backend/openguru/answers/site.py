@@ -1,0 +1,187 @@
+"""Reads of the public Q&A site: a guru's front page (example, recent and popular questions, its
+sources), the sitemap, and one answer with its votes and follow-ups."""
+
+import logging
+import re
+from typing import Any
+from uuid import UUID
+
+from django.core.cache import cache
+from django.db.models import Count, Q, QuerySet
+
+from openguru.answers.models import Binge, Question, Vote
+from openguru.answers.selectors import question_get, question_vote_counts
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
+from openguru.providers.llm.factory import llm_configured
+from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.sources.models import DataSource
+
+logger = logging.getLogger(__name__)
+
+MAX_EXAMPLES = 6
+FRONT_PAGE_QUESTIONS = 10
+SITEMAP_LIMIT = 50_000
+EXAMPLES_TTL = 300  # seconds: new sources and answers show up soon enough
+HEADING_SOURCES = 6  # sources whose chunks are read for headings
+CHUNKS_PER_SOURCE = 8
+
+
+def site_questions(*, guru: Guru | None = None) -> QuerySet[Question]:
+    """Answered questions outside follow-up sessions (each has a page of its own)."""
+    questions = Question.objects.filter(binge__isnull=True).exclude(content="")
+    if guru is not None:
+        return questions.filter(guru=guru)
+    return questions.filter(guru__active=True)
+
+
+def questions_recent(*, guru: Guru, limit: int = FRONT_PAGE_QUESTIONS) -> list[Question]:
+    return list(site_questions(guru=guru).order_by("-created_at")[:limit])
+
+
+def questions_popular(*, guru: Guru, limit: int = FRONT_PAGE_QUESTIONS) -> list[Question]:
+    """Most upvoted first (views are not counted), then the newest."""
+    upvotes = Count("votes", filter=Q(votes__vote_type=Vote.Type.UP))
+    return list(
+        site_questions(guru=guru)
+        .annotate(upvotes=upvotes)
+        .order_by("-upvotes", "-created_at")[:limit]
+    )
+
+
+def sources_by_type(*, guru: Guru) -> dict[str, Any]:
+    rows = (
+        DataSource.objects.filter(guru=guru)
+        .values("type")
+        .annotate(count=Count("pk"))
+        .order_by("-count", "type")
+    )
+    by_type = [{"type": row["type"], "count": row["count"]} for row in rows]
+    return {"total": sum(row["count"] for row in by_type), "by_type": by_type}
+
+
+def example_questions(*, guru: Guru) -> list[str]:
+    """Up to MAX_EXAMPLES questions to offer a first-time visitor, kept a few minutes: with an
+    LLM and a summarized guru, what visitors asked; otherwise (or to fill up) questions made
+    from the headings of its sources, else from their titles."""
+    key = f"site-examples:{guru.pk}:{llm_configured()}"
+    cached = cache.get(key)
+    if cached is not None:
+        return list(cached)
+    examples: list[str] = []
+    if llm_configured() and guru.summary:
+        asked = [q.question for q in questions_popular(guru=guru, limit=MAX_EXAMPLES)]
+        asked += [q.question for q in questions_recent(guru=guru, limit=MAX_EXAMPLES)]
+        examples = _distinct(asked)
+    if len(examples) < MAX_EXAMPLES:
+        examples = _distinct([*examples, *map(question_from_heading, _headings(guru))])
+    cache.set(key, examples[:MAX_EXAMPLES], timeout=EXAMPLES_TTL)
+    return examples[:MAX_EXAMPLES]
+
+
+def _sources_for_examples(guru: Guru) -> list[tuple[int, str]]:
+    sources = (
+        DataSource.objects.filter(guru=guru, status=DataSource.Status.SUCCESS)
+        .order_by("-created_at")
+        .values_list("pk", "title")
+    )
+    return list(sources[:HEADING_SOURCES])
+
+
+def _headings(guru: Guru) -> list[str]:
+    """The last heading of a few chunks of each source (the vector store keeps them), else the
+    source's title. A vector store that cannot answer costs the headings, not the page: the
+    titles stand in, and it is not asked again for the other sources."""
+    headings: list[str] = []
+    store_answers = True
+    for source_id, title in _sources_for_examples(guru):
+        found: list[str] = []
+        if store_answers:
+            try:
+                found = _source_headings(guru, source_id)
+            except DomainError as exc:
+                logger.warning("no headings for the example questions: %s", exc)
+                store_answers = False
+        headings += found[:2] or ([title] if title else [])
+    return headings
+
+
+def _source_headings(guru: Guru, source_id: int) -> list[str]:
+    hits = get_vector_store().source_chunks(
+        guru.collection_name, source_id=source_id, limit=CHUNKS_PER_SOURCE
+    )
+    paths = sorted(str(hit.metadata.get("heading_path") or "") for hit in hits)
+    return _distinct([path.split(" > ")[-1] for path in paths])
+
+
+# "venv — Python 3.13 docs": what follows a dash or bar is the site's name.
+_TITLE_TAIL = re.compile("\\s+[\u2014\u2013|-]\\s+.*$")
+
+
+def question_from_heading(heading: str) -> str:
+    text = _TITLE_TAIL.sub("", " ".join(heading.split())).strip(" .:#")
+    if not text:
+        return ""
+    if text.endswith("?"):
+        return text
+    if re.match(r"(?i)(how|why|what|when|where|which|who|can|should|is|are|do|does)\b", text):
+        return f"{text[0].upper()}{text[1:]}?"
+    return f"What is {text}?"
+
+
+def _distinct(texts: list[str]) -> list[str]:
+    seen: set[str] = set()
+    kept = []
+    for text in texts:
+        if text and text.casefold() not in seen:
+            seen.add(text.casefold())
+            kept.append(text)
+    return kept
+
+
+def sitemap_questions() -> list[dict[str, Any]]:
+    rows = (
+        site_questions()
+        .order_by("-updated_at")
+        .values("guru__slug", "slug", "updated_at")[:SITEMAP_LIMIT]
+    )
+    return [
+        {"guru_slug": r["guru__slug"], "slug": r["slug"], "date_updated": r["updated_at"]}
+        for r in rows
+    ]
+
+
+def site_question_get(*, guru: Guru, slug: str, binge_id: UUID | None = None) -> Question:
+    """An answer outside any session, or inside session `binge_id` (whose root question lives
+    outside it, but is part of it)."""
+    if binge_id is None:
+        return question_get(guru=guru, slug=slug)
+    binge = Binge.objects.select_related("root_question").filter(pk=binge_id, guru=guru).first()
+    if binge is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "No such follow-up session.")
+    inside = Question.objects.filter(guru=guru, binge=binge, slug=slug).first()
+    if inside is not None:
+        return inside
+    if binge.root_question is not None and binge.root_question.slug == slug:
+        return binge.root_question
+    raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No question '{slug}' in this session.")
+
+
+def question_children(*, question: Question) -> list[dict[str, str]]:
+    """Questions asked on top of this one, in or outside follow-up sessions, oldest first."""
+    children = Question.objects.filter(parent=question).order_by("created_at")
+    return [
+        {"slug": slug, "question": text} for slug, text in children.values_list("slug", "question")
+    ]
+
+
+def question_page_extras(*, question: Question) -> dict[str, Any]:
+    """What an answer's page shows besides the answer: whether its sources changed since, its
+    votes, and the questions asked on top of it."""
+    votes = question_vote_counts(question=question)
+    return {
+        "stale": question.stale,
+        "upvotes": votes[Vote.Type.UP],
+        "downvotes": votes[Vote.Type.DOWN],
+        "children": question_children(question=question),
+    }
