@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.staticfiles.views import serve as serve_static
 from django.urls import URLPattern, URLResolver, include, path, re_path
-from django.views.static import serve
+from openguru.sources.file_apis import SourceFileApi
 from openguru.widget_assets import widget_js
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -17,9 +17,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
 ]
 
 if settings.SERVE_MEDIA:
-    # Embedded mode serves uploaded PDFs itself; production lets nginx serve /media/.
+    # Uploaded files only through a view that checks who may read them (private PDFs are for
+    # admins); behind nginx it hands the transfer back with X-Accel-Redirect.
     urlpatterns.append(
-        re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})
+        re_path(r"^media/(?P<path>sources/.+)$", SourceFileApi.as_view(), name="source-file")
     )
 
 if settings.SERVE_STATIC:

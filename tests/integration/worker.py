@@ -39,12 +39,15 @@ def worker_env(broker_url: str, **extra: str) -> dict[str, str]:
 
 
 @contextmanager
-def celery_worker(broker_url: str, **extra: str) -> Iterator[subprocess.Popen]:
+def celery_worker(
+    broker_url: str, *, log_file: str = "", **extra: str
+) -> Iterator[subprocess.Popen]:
     connection.close()  # the worker must see committed rows, not our open transaction
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "ingest,light",
          "--concurrency", "1", "--pool", "prefork", "-l", "INFO", "--without-gossip",
-         "--without-mingle", "--without-heartbeat"],
+         "--without-mingle", "--without-heartbeat",
+         *(["--logfile", log_file] if log_file else [])],
         cwd=BACKEND,
         env=worker_env(broker_url, **extra),
         start_new_session=True,

@@ -130,6 +130,8 @@ STATIC_ROOT = DATA_DIR / "static"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(DATA_DIR / "media"))
 MEDIA_URL = "/media/"
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)
+# Behind nginx: the internal location that serves MEDIA_ROOT; empty = Django streams files.
+MEDIA_ACCEL_REDIRECT_PREFIX = env.str("MEDIA_ACCEL_REDIRECT_PREFIX", default="")
 SERVE_STATIC = env.bool("SERVE_STATIC", default=True)
 # The embeddable widget's bundle, served at /widget.js (`make install` builds it).
 WIDGET_JS_PATH = env.path(

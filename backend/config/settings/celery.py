@@ -37,6 +37,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 WEBSITE_RECRAWL_HOURS = env.int("WEBSITE_RECRAWL_HOURS", default=24)
 GITHUB_RESYNC_HOURS = env.int("GITHUB_RESYNC_HOURS", default=12)
 STUCK_PROCESSING_MINUTES = env.int("STUCK_PROCESSING_MINUTES", default=30)
+# A source queued behind another source of its guru checks again this often, this many times
+# (then it stays queued and beat sends it again later).
+SOURCE_BUSY_RETRY_SECONDS = env.int("SOURCE_BUSY_RETRY_SECONDS", default=15)
+SOURCE_BUSY_MAX_WAITS = env.int("SOURCE_BUSY_MAX_WAITS", default=240)
 
 CELERY_BEAT_SCHEDULE = {
     "pick-up-new-sources": {

@@ -9,6 +9,7 @@ an embedding-model change, and the guru summary that follows ingestion.
 """
 
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from django.conf import settings
 from django.db import transaction
@@ -25,37 +26,70 @@ def _stale_before() -> datetime:
     return timezone.now() - timedelta(minutes=settings.STUCK_PROCESSING_MINUTES)
 
 
-def source_claim(*, source_id: int, token: str) -> bool:
-    """Take the source for this worker run. False: someone else holds it or its guru is busy.
+class Claim(StrEnum):
+    TAKEN = "taken"
+    BUSY = "busy"  # another source of the guru is running: try again later
+    GONE = "gone"  # the source was deleted
+    SKIPPED = "skipped"  # nothing to do: finished, failed, or held by another live run
+
+
+def _claimable(token: str) -> Q:
+    # Only queued sources, or our own / abandoned claims: a duplicate message is a no-op.
+    return Q(status=Status.NOT_PROCESSED) | Q(status=Status.PROCESSING) & (
+        Q(claimed_by=token) | Q(claimed_at__lt=_stale_before()) | Q(claimed_at__isnull=True)
+    )
+
+
+def source_claim(*, source_id: int, token: str) -> Claim:
+    """Take the source for this worker run, or say why not.
 
     A run that was redelivered after a crash carries the same token and takes its claim back.
     """
     with transaction.atomic():
         guru_id = DataSource.objects.filter(pk=source_id).values_list("guru_id", flat=True).first()
         if guru_id is None:
-            return False
+            return Claim.GONE
         Guru.objects.select_for_update().filter(pk=guru_id).first()
+        if not DataSource.objects.filter(_claimable(token), pk=source_id).exists():
+            gone = not DataSource.objects.filter(pk=source_id).exists()
+            return Claim.GONE if gone else Claim.SKIPPED
         live = Q(status=Status.PROCESSING, claimed_at__gte=_stale_before()) & ~Q(claimed_by=token)
         busy = DataSource.objects.filter(live, guru_id=guru_id).exclude(pk=source_id).exists()
         if busy:
-            return False
-        # Only queued sources, or our own / abandoned claims: a duplicate message is a no-op.
-        claimable = Q(status=Status.NOT_PROCESSED) | Q(status=Status.PROCESSING) & (
-            Q(claimed_by=token) | Q(claimed_at__lt=_stale_before()) | Q(claimed_at__isnull=True)
-        )
-        taken = DataSource.objects.filter(claimable, pk=source_id).update(
+            return Claim.BUSY
+        now = timezone.now()
+        taken = DataSource.objects.filter(_claimable(token), pk=source_id).update(
             status=Status.PROCESSING,
             claimed_by=token,
-            claimed_at=timezone.now(),
+            claimed_at=now,
             progress={},
             user_error="",
+            updated_at=now,
         )
-        return taken == 1
+        return Claim.TAKEN if taken == 1 else Claim.SKIPPED
 
 
 def source_release(*, source_id: int, token: str, **fields: object) -> None:
+    # .update() skips auto_now: updated_at is set here, beat's pending sweep reads it.
     DataSource.objects.filter(pk=source_id, claimed_by=token).update(
-        claimed_by="", claimed_at=None, **fields
+        claimed_by="", claimed_at=None, updated_at=timezone.now(), **fields
+    )
+
+
+def sources_touch_queued(*, source_ids: list[int]) -> None:
+    """Mark queued sources as just sent, so beat's pending sweep leaves them to their message."""
+    DataSource.objects.filter(pk__in=source_ids, status=Status.NOT_PROCESSED).update(
+        updated_at=timezone.now()
+    )
+
+
+def sources_pending(*, quiet_minutes: int) -> list[int]:
+    """Queued sources nothing has touched for a while: their message was lost or gave up."""
+    quiet_since = timezone.now() - timedelta(minutes=quiet_minutes)
+    return list(
+        DataSource.objects.filter(
+            status=Status.NOT_PROCESSED, updated_at__lt=quiet_since
+        ).values_list("pk", flat=True)
     )
 
 

@@ -1,8 +1,16 @@
+import secrets
+from pathlib import PurePath
+
 from django.conf import settings
 from django.db import models
 
 from openguru.core.models import TimeStampedModel
 from openguru.gurus.models import Guru
+
+
+def source_upload_path(instance: "DataSource", filename: str) -> str:
+    # A random directory per upload: a file's address cannot be guessed from its name.
+    return f"sources/{secrets.token_urlsafe(24)}/{PurePath(filename).name}"
 
 
 class DataSource(TimeStampedModel):
@@ -29,7 +37,7 @@ class DataSource(TimeStampedModel):
     type = models.CharField(max_length=16, choices=Type.choices)
     url = models.CharField(max_length=2000)
     title = models.CharField(max_length=500, blank=True, default="")
-    file = models.FileField(upload_to="sources/%Y/%m/", blank=True, default="")
+    file = models.FileField(upload_to=source_upload_path, blank=True, default="")
     content = models.TextField(blank=True, default="")  # text and FAQ sources keep their body here
     options = models.JSONField(default=dict, blank=True)  # crawl depth/limits, include/exclude, ...
     crawl_mode = models.CharField(max_length=16, choices=CrawlMode.choices, default="single")

@@ -13,7 +13,7 @@ from openguru.core.errors import DomainError, TransientError
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import llm_configured
 from openguru.providers.vectorstore.factory import get_vector_store
-from openguru.sources.claims import source_claim, source_release
+from openguru.sources.claims import Claim, source_claim, source_release
 from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
 from openguru.sources.loaders.registry import loader_for
@@ -25,7 +25,7 @@ Status = DataSource.Status
 
 @dataclass(frozen=True)
 class ProcessOutcome:
-    status: str  # "done" | "failed" | "busy" | "retry"
+    status: str  # "done" | "failed" | "busy" | "gone" | "skipped"
     stats: dict[str, int]
 
 
@@ -55,8 +55,11 @@ def _progress_sink(source_id: int, token: str) -> Any:
 
 def source_process(*, source_id: int, token: str, final_attempt: bool = True) -> ProcessOutcome:
     """Index the source. Transient failures re-raise (the task retries) unless final_attempt."""
-    if not source_claim(source_id=source_id, token=token):
-        return ProcessOutcome("busy", {})
+    claim = source_claim(source_id=source_id, token=token)
+    if claim is not Claim.TAKEN:
+        if claim is not Claim.BUSY:
+            logger.info("source %s: nothing to process (%s)", source_id, claim.value)
+        return ProcessOutcome(claim.value, {})
     source = DataSource.objects.select_related("guru").get(pk=source_id)
     guru = source.guru
     try:

@@ -19,6 +19,17 @@ def source_get(*, guru: Guru, source_id: int) -> DataSource:
     return source
 
 
+def source_file_readable(*, path: str, staff: bool) -> DataSource | None:
+    """The source whose uploaded file is at this media path, if this caller may read it.
+
+    None for a missing file and for a private one alike: the answer never tells them apart.
+    """
+    source = DataSource.objects.filter(file=path).exclude(file="").first()
+    if source is None or (source.private and not staff):
+        return None
+    return source
+
+
 # A source's type is fixed when it is created and ids are never reused, so each process
 # remembers the types it has read: answers find the same sources again and again.
 _known_types: dict[int, str] = {}

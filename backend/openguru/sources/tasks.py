@@ -1,5 +1,6 @@
 """Celery tasks: take ids, call services. Every task is bounded in time; sends carry an expiry."""
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -9,14 +10,17 @@ from django.db.models import Q
 from django.utils import timezone
 
 from openguru.core.errors import TransientError
-from openguru.sources.claims import sources_stuck
+from openguru.sources.claims import sources_pending, sources_stuck, sources_touch_queued
 from openguru.sources.crawls import CRAWL_TIME_LIMIT_SECONDS, crawl_run
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
 
+logger = logging.getLogger(__name__)
+
 MAX_RETRIES = 5
-BUSY_RETRY_SECONDS = 15
 SEND_EXPIRES_SECONDS = 6 * 3600  # a resync nobody picked up for hours is sent again by beat
+# A queued source nothing touched for this long lost its message (or gave up waiting): resend.
+PENDING_QUIET_MINUTES = 10
 
 
 @shared_task(
@@ -26,7 +30,7 @@ SEND_EXPIRES_SECONDS = 6 * 3600  # a resync nobody picked up for hours is sent a
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
 )
-def source_process_task(self: Task, source_id: int) -> dict:
+def source_process_task(self: Task, source_id: int, busy_waits: int = 0) -> dict:
     final = self.request.retries >= MAX_RETRIES
     token = str(self.request.id or f"eager-{source_id}")
     try:
@@ -34,9 +38,28 @@ def source_process_task(self: Task, source_id: int) -> dict:
     except TransientError as exc:
         raise self.retry(exc=exc, countdown=min(600, 10 * 2**self.request.retries)) from exc
     if outcome.status == "busy" and not settings.CELERY_TASK_ALWAYS_EAGER:
-        # Another source of this guru is running: come back later instead of waiting here.
-        raise self.retry(countdown=BUSY_RETRY_SECONDS, max_retries=None)
+        return _wait_for_guru(source_id, busy_waits)
     return {"source_id": source_id, "status": outcome.status, **outcome.stats}
+
+
+def _wait_for_guru(source_id: int, busy_waits: int) -> dict:
+    """Another source of this guru is running: come back later instead of waiting here.
+
+    A fresh message per wait, so waiting does not use up the retries kept for real failures;
+    bounded, so a guru that stays busy leaves the source queued for beat's pending sweep.
+    """
+    if busy_waits >= settings.SOURCE_BUSY_MAX_WAITS:
+        logger.warning("source %s: guru still busy after %s waits", source_id, busy_waits)
+        sources_touch_queued(source_ids=[source_id])
+        return {"source_id": source_id, "status": "busy_timeout"}
+    sources_touch_queued(source_ids=[source_id])
+    source_process_task.apply_async(
+        (source_id,),
+        {"busy_waits": busy_waits + 1},
+        countdown=settings.SOURCE_BUSY_RETRY_SECONDS,
+        expires=SEND_EXPIRES_SECONDS,
+    )
+    return {"source_id": source_id, "status": "busy", "busy_waits": busy_waits + 1}
 
 
 @shared_task(soft_time_limit=900, time_limit=960)
@@ -53,6 +76,7 @@ def source_summarize_task(source_id: int) -> bool:
 
 
 def _send(source_ids: list[int]) -> int:
+    sources_touch_queued(source_ids=source_ids)
     for source_id in source_ids:
         source_process_task.apply_async((source_id,), expires=SEND_EXPIRES_SECONDS)
     return len(source_ids)
@@ -60,12 +84,8 @@ def _send(source_ids: list[int]) -> int:
 
 @shared_task(soft_time_limit=60, time_limit=90)
 def sources_enqueue_pending() -> int:
-    """New sources whose on-commit enqueue was lost (e.g. the broker was down)."""
-    old_enough = timezone.now() - timedelta(minutes=2)
-    pending = DataSource.objects.filter(
-        status=DataSource.Status.NOT_PROCESSED, updated_at__lt=old_enough
-    )
-    return _send(list(pending.values_list("pk", flat=True)))
+    """Queued sources whose message was lost (e.g. the broker was down) or gave up waiting."""
+    return _send(sources_pending(quiet_minutes=PENDING_QUIET_MINUTES))
 
 
 @shared_task(soft_time_limit=60, time_limit=90)
@@ -87,7 +107,10 @@ def sources_enqueue_due_resyncs() -> int:
     )
     due = DataSource.objects.filter(github_due | website_due, status=DataSource.Status.SUCCESS)
     ids = list(due.values_list("pk", flat=True))
-    DataSource.objects.filter(pk__in=ids).update(status=DataSource.Status.NOT_PROCESSED)
+    # .update() skips auto_now: without updated_at the pending sweep would resend these at once.
+    DataSource.objects.filter(pk__in=ids, status=DataSource.Status.SUCCESS).update(
+        status=DataSource.Status.NOT_PROCESSED, updated_at=now
+    )
     return _send(ids)
 
 

@@ -1,0 +1,47 @@
+"""Uploaded source files (PDFs), served to whoever may read them.
+
+A public PDF is a citation target (`<file url>#page=N`), open to anyone; a private one only to an
+admin (session, admin token, or a staff user's API key). Anyone else gets the same 404 as for a
+file that does not exist.
+"""
+
+from pathlib import PurePath
+from urllib.parse import quote
+
+from django.conf import settings
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseBase
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from openguru.sources.models import DataSource
+from openguru.sources.selectors import source_file_readable
+
+
+class SourceFileApi(APIView):
+    permission_classes = [AllowAny]
+    schema = None  # a file download under /media/, not part of the JSON API
+
+    def get(self, request: Request, path: str) -> HttpResponseBase:
+        staff = bool(request.user and request.user.is_authenticated and request.user.is_staff)
+        source = source_file_readable(path=path, staff=staff)
+        if source is None or not source.file.storage.exists(source.file.name or ""):
+            raise Http404("No such file.")
+        response = _file_response(source)
+        # A private file must not sit in a shared cache; a public one may, briefly.
+        response["Cache-Control"] = "private, no-store" if source.private else "public, max-age=300"
+        response["Vary"] = "Cookie, Authorization, X-API-KEY"
+        return response
+
+
+def _file_response(source: DataSource) -> HttpResponseBase:
+    stored = source.file.name or ""
+    name = PurePath(stored).name
+    prefix = settings.MEDIA_ACCEL_REDIRECT_PREFIX
+    if not prefix:
+        return FileResponse(source.file.open("rb"), content_type="application/pdf", filename=name)
+    # nginx sends the file from its internal location; Django only decided that it may.
+    response = HttpResponse(content_type="application/pdf")
+    response["X-Accel-Redirect"] = f"{prefix.rstrip('/')}/{quote(stored)}"
+    response["Content-Disposition"] = f"inline; filename*=UTF-8''{quote(name)}"
+    return response
