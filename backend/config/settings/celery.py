@@ -28,6 +28,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=3600)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=3900)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # Redis hands an unacknowledged (acks_late) message to another worker after this long: it
+    # must outlast the longest task, or a long ingestion would be started a second time.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
 CELERY_TASK_DEFAULT_QUEUE = "light"
 # Indexing is heavy and long; summaries and beat's bookkeeping go to the light queue.
 CELERY_TASK_ROUTES = {"openguru.sources.tasks.source_process_task": {"queue": "ingest"}}
