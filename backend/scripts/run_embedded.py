@@ -2,7 +2,8 @@
 
 Starts, in order: the Milvus Lite server, migrations and the first admin, the Celery worker and
 beat, the Django ASGI server (uvicorn) and the Next.js UI. Every child runs in its own process
-group so Ctrl-C stops the whole tree and nothing is left behind.
+group so Ctrl-C stops the whole tree and nothing is left behind; a child that crashes is started
+again after a backoff (1 s, 2 s, 4 s ... up to 30 s) while the rest keeps running.
 """
 
 import argparse
@@ -11,6 +12,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 BACKEND = Path(__file__).resolve().parent.parent
@@ -29,21 +33,58 @@ def _parse() -> argparse.Namespace:
     return parser.parse_args()
 
 
+@dataclass
+class Child:
+    """A supervised process and how to start it again: `start` spawns it (or, for Milvus Lite,
+    starts the server and returns its process once it listens)."""
+
+    name: str
+    start: Callable[[], subprocess.Popen]
+    optional: bool
+    process: subprocess.Popen
+    started_at: float = field(default_factory=time.monotonic)
+    crashes: int = 0  # in a row, each before the child had stayed up for `stable_after`
+    restart_at: float | None = None  # set while the child waits out its backoff
+
+
 class Supervisor:
-    def __init__(self) -> None:
-        self.children: list[tuple[str, subprocess.Popen]] = []
-        self.optional: set[str] = set()  # children whose exit leaves the rest running
+    """Starts the children, restarts a crashed one with exponential backoff and stops them all,
+    in reverse order, on Ctrl-C.
+
+    A crash is an exit by a signal or with a non-zero code; a required child that exits with 0
+    did so on purpose (it was told to stop) and stops the platform. An optional child (the
+    Discord listener) is restarted only after a signal: its own non-zero exit means its setup
+    was rejected (a bad token, say), which a retry every 30 s would not fix."""
+
+    def __init__(
+        self,
+        *,
+        first_delay: float = 1.0,
+        max_delay: float = 30.0,
+        stable_after: float = 60.0,
+        poll: float = 0.5,
+    ) -> None:
+        self._children: list[Child] = []
+        self.first_delay, self.max_delay, self.stable_after = first_delay, max_delay, stable_after
+        self.poll = poll
+
+    @property
+    def children(self) -> list[tuple[str, subprocess.Popen]]:
+        return [(child.name, child.process) for child in self._children]
 
     def spawn(
         self, name: str, argv: list[str], *, cwd: Path, env: dict[str, str], optional: bool = False
     ) -> None:
-        process = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True)
-        self.children.append((name, process))
-        if optional:
-            self.optional.add(name)
+        def start() -> subprocess.Popen:
+            return subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True)
 
-    def adopt(self, name: str, process: subprocess.Popen) -> None:
-        self.children.append((name, process))
+        self.adopt(name, start, optional=optional)
+
+    def adopt(
+        self, name: str, start: Callable[[], subprocess.Popen], *, optional: bool = False
+    ) -> None:
+        """Supervise a process that `start` launches (now, and again after each crash)."""
+        self._children.append(Child(name, start, optional, start()))
 
     def stop(self) -> None:
         # Reverse order: the UI and API go first, the vector store last.
@@ -59,17 +100,49 @@ class Supervisor:
                 process.wait()
 
     def watch(self) -> None:
-        reported: set[str] = set()
+        """Until a required child exits with 0 (or Ctrl-C): restart crashed children."""
         while True:
-            for name, process in self.children:
-                if process.poll() is None or name in reported:
-                    continue
-                if name not in self.optional:
-                    print(f"\n{name} exited with code {process.returncode}; stopping.", flush=True)
+            for child in self._children:
+                if child.restart_at is not None:
+                    self._restart_when_due(child)
+                elif child.process.poll() is not None and not self._on_exit(child):
                     return
-                reported.add(name)
-                print(f"\n{name} exited with code {process.returncode}; the rest runs on.")
-            time.sleep(0.5)
+            time.sleep(self.poll)
+
+    def _on_exit(self, child: Child) -> bool:
+        """False when the platform should stop."""
+        code = child.process.returncode
+        said = f"\n{child.name} exited with code {code}"
+        if child.optional and code >= 0:
+            print(f"{said}; the rest runs on.", flush=True)
+            child.restart_at = float("inf")  # never
+            return True
+        if code == 0 and not child.optional:
+            print(f"{said}; stopping.", flush=True)
+            return False
+        self._back_off(child, said)
+        return True
+
+    def _back_off(self, child: Child, said: str) -> None:
+        if time.monotonic() - child.started_at >= self.stable_after:
+            child.crashes = 0
+        delay = min(self.max_delay, self.first_delay * 2**child.crashes)
+        child.crashes += 1
+        again = f" ({child.crashes} times in a row, each soon after starting)"
+        print(f"{said}{again if child.crashes > 1 else ''}; restarting in {delay:g} s.", flush=True)
+        child.restart_at = time.monotonic() + delay
+
+    def _restart_when_due(self, child: Child) -> None:
+        assert child.restart_at is not None
+        if time.monotonic() < child.restart_at:
+            return
+        child.restart_at, child.started_at = None, time.monotonic()
+        try:
+            child.process = child.start()
+        except Exception as exc:  # e.g. Milvus Lite exits or never listens: a crash like any
+            self._back_off(child, f"\n{child.name} did not start ({exc})")
+            return
+        print(f"{child.name} restarted.", flush=True)
 
 
 def stop_on_signals() -> None:
@@ -119,7 +192,7 @@ def main() -> int:
             )
             print(f"Milvus Lite on 127.0.0.1:{args.milvus_port} ({milvus_data})", flush=True)
             supervisor.adopt(
-                "milvus", start_lite_server(data_file=milvus_data, port=args.milvus_port)
+                "milvus", partial(start_lite_server, data_file=milvus_data, port=args.milvus_port)
             )
         _manage(env, "migrate", "--no-input", "-v", "0")
         _manage(env, "bootstrap_admin")

@@ -43,3 +43,5 @@ MILVUS_TOKEN = env.str("MILVUS_TOKEN", default="")
 MILVUS_LITE_DATA = env.path("MILVUS_LITE_DATA", default=str(DATA_DIR / "milvus" / "openguru.db"))
 MILVUS_COLLECTION_PREFIX = env.str("MILVUS_COLLECTION_PREFIX", default="guru_")
 MILVUS_BM25_ANALYZER = env.str("MILVUS_BM25_ANALYZER", default="english")  # english | standard
+# How long an answer's or a search's query waits for Milvus (retries included) before a 503.
+MILVUS_SEARCH_TIMEOUT_SECONDS = env.int("MILVUS_SEARCH_TIMEOUT_SECONDS", default=5)

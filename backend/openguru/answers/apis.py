@@ -6,7 +6,7 @@ stream under ASGI. They parse and answer errors in the same `{"code", "msg"}` sh
 
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 from uuid import UUID
 
@@ -89,9 +89,15 @@ def _sse(event: AnswerEvent) -> bytes:
     return f"event: {event.name}\ndata: {json.dumps(event.data)}\n\n".encode()
 
 
-async def _stream(ask_request: AskRequest) -> AsyncIterator[bytes]:
-    async for event in ask(ask_request):
-        yield _sse(event)
+async def _stream(
+    first: AnswerEvent, events: AsyncGenerator[AnswerEvent, None]
+) -> AsyncIterator[bytes]:
+    try:
+        yield _sse(first)
+        async for event in events:
+            yield _sse(event)
+    finally:
+        await events.aclose()
 
 
 @skips_site_middleware
@@ -103,7 +109,14 @@ async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpRespons
         ask_request = await _prepare(request, slug, Question.Source.USER)
     except DomainError as exc:
         return _error(exc)
-    response = StreamingHttpResponse(_stream(ask_request), content_type="text/event-stream")
+    # An answer that fails before its first event (the vector store is down, say) is a plain
+    # JSON error with its status; once the stream has started, errors are `error` events.
+    events = ask(ask_request)
+    first = await anext(events)
+    if first.name == "error":
+        await events.aclose()
+        return _error(DomainError(ErrorCode(first.data["code"]), first.data["msg"]))
+    response = StreamingHttpResponse(_stream(first, events), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
     return response

@@ -126,6 +126,12 @@ _ERRORS = errors(
             (ErrorCode.NOT_FOUND, "No such follow-up session."),
             (ErrorCode.QUESTION_NOT_FOUND, "No question 'what-is-x' in this guru."),
         ],
+        503: [
+            (
+                ErrorCode.PROVIDER_UNAVAILABLE,
+                "The vector store is not reachable; try again in a moment.",
+            )
+        ],
     },
 )
 _ASK_ERRORS = {

@@ -12,5 +12,6 @@ def get_vector_store() -> VectorStore:
     return MilvusVectorStore(
         uri=settings.MILVUS_URI,
         token=settings.MILVUS_TOKEN or None,
+        search_timeout_seconds=settings.MILVUS_SEARCH_TIMEOUT_SECONDS,
         bm25_analyzer=settings.MILVUS_BM25_ANALYZER,
     )

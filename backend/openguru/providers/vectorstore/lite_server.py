@@ -29,7 +29,12 @@ def start_lite_server(*, data_file: Path, host: str = "127.0.0.1", port: int) ->
         stdin=subprocess.DEVNULL,
         start_new_session=True,  # Ctrl-C is handled by our supervisor, which stops it in order
     )
-    wait_for_port(host, port, process=process)
+    try:
+        wait_for_port(host, port, process=process)
+    except BaseException:  # a server that never listened must not outlive the failed start
+        process.kill()
+        process.wait()
+        raise
     return process
 
 

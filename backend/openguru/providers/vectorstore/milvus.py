@@ -10,6 +10,7 @@ in `milvus_errors.py`.
 import operator
 import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import grpc
 from pymilvus import MilvusClient, RRFRanker
 
-from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.vectorstore.base import RRF_K, ChunkRecord, SearchFilter, SearchHit
 from openguru.providers.vectorstore.bm25_analyzers import (
     DEFAULT_BM25_ANALYZER,
@@ -77,6 +78,7 @@ class MilvusVectorStore:
         uri: str,
         token: str | None = None,
         timeout_seconds: int = 30,
+        search_timeout_seconds: int = 5,
         bm25_analyzer: str = DEFAULT_BM25_ANALYZER,
     ) -> None:
         self._uri = uri
@@ -86,8 +88,12 @@ class MilvusVectorStore:
         # pymilvus bounds its retry loop only by an *int* timeout; without one it retries an
         # unreachable server 75 times (about 3.5 minutes) before giving up.
         self._timeout = max(1, int(timeout_seconds))
+        # Searches serve a waiting reader: a server that is down must fail them in seconds,
+        # while writes (indexing, in the background) may wait out a slow server.
+        self._search_timeout = max(1, int(search_timeout_seconds))
         self._lock = threading.Lock()
-        self._connection: tuple[int, MilvusClient] | None = None
+        self._connection: tuple[int, MilvusClient, float] | None = None  # pid, client, since
+        self._retired: list[tuple[float, MilvusClient]] = []
 
     # -- connection ---------------------------------------------------------------------------
 
@@ -110,7 +116,7 @@ class MilvusVectorStore:
                         # keeps this store's channel (and `close`) to itself.
                         alias=f"openguru-{pid}-{id(self)}",
                     )
-                self._connection = (pid, client)
+                self._connection = (pid, client, time.monotonic())
             return self._connection[1]
 
     def close(self) -> None:
@@ -118,15 +124,43 @@ class MilvusVectorStore:
             if self._connection is not None and self._connection[0] == os.getpid():
                 self._connection[1].close()
             self._connection = None
+            retired, self._retired = self._retired, []
+        for _since, client in retired:
+            client.close()
+
+    def _renew_connection(self) -> None:
+        """After a server went away, gRPC waits longer and longer between reconnects (up to two
+        minutes); a new channel connects at once when the server is back. The old channel may
+        still carry calls in other threads: it is closed once they have timed out."""
+        now = time.monotonic()
+        with self._lock:
+            connection = self._connection
+            if connection is None or connection[0] != os.getpid() or now - connection[2] < 1:
+                return  # renewed a moment ago: one new channel per second is plenty
+            self._connection = None
+            self._retired.append((now, connection[1]))
+            done = [c for since, c in self._retired if now - since > 2 * self._timeout]
+            self._retired = [(t, c) for t, c in self._retired if now - t <= 2 * self._timeout]
+        for client in done:
+            client.close()
+
+    @contextmanager
+    def _translated(self, action: str) -> Iterator[None]:
+        try:
+            with translated_errors(action):
+                yield
+        except TransientError:
+            self._renew_connection()
+            raise
 
     def ping(self) -> None:
-        with translated_errors("reach the vector store"):
+        with self._translated("reach the vector store"):
             self._client.list_collections(timeout=min(self._timeout, 5))
 
     # -- collections --------------------------------------------------------------------------
 
     def has_collection(self, name: str) -> bool:
-        with translated_errors("check a collection"):
+        with self._translated("check a collection"):
             return bool(self._client.has_collection(name, timeout=self._timeout))
 
     def create_collection(self, name: str, *, dimension: int) -> None:
@@ -137,11 +171,11 @@ class MilvusVectorStore:
     ) -> None:
         if self.has_collection(name):
             self._check_dimension(name, dimension)
-            with translated_errors("load a collection"):
+            with self._translated("load a collection"):
                 self._client.load_collection(name, timeout=self._timeout)
             return
         client = self._client
-        with translated_errors("create a collection"):
+        with self._translated("create a collection"):
             client.create_collection(
                 name,
                 schema=collection_schema(client, dimension, analyzer_params=analyzer_params),
@@ -156,7 +190,7 @@ class MilvusVectorStore:
     def drop_collection(self, name: str) -> None:
         if not self.has_collection(name):
             return
-        with unless_missing(), translated_errors("drop a collection"):
+        with unless_missing(), self._translated("drop a collection"):
             self._client.drop_collection(name, timeout=self._timeout)
 
     def rename_collection(self, old: str, new: str) -> None:
@@ -171,7 +205,7 @@ class MilvusVectorStore:
 
     def _rename_on_server(self, old: str, new: str) -> bool:
         """False when the server does not implement renames."""
-        with translated_errors("rename a collection"):
+        with self._translated("rename a collection"):
             try:
                 self._client.rename_collection(old, new, timeout=self._timeout)
             except grpc.RpcError as error:
@@ -191,14 +225,14 @@ class MilvusVectorStore:
         try:
             for page in self._pages(old, expr="", fields=_COPIED_FIELDS, size=_COPY_PAGE):
                 for batch in upsert_batches(page):
-                    with translated_errors("copy a collection"):
+                    with self._translated("copy a collection"):
                         self._client.insert(new, batch, timeout=self._timeout)
         except BaseException:
             self.drop_collection(new)
             raise
 
     def _describe(self, name: str) -> dict[str, Any]:
-        with translated_errors("describe a collection"):
+        with self._translated("describe a collection"):
             return dict(self._client.describe_collection(name, timeout=self._timeout))
 
     def _check_dimension(self, name: str, dimension: int) -> None:
@@ -214,7 +248,7 @@ class MilvusVectorStore:
         latest = {chunk.id: chunk for chunk in chunks}
         rows = [chunk_row(chunk) for chunk in latest.values()]
         for batch in upsert_batches(rows):
-            with translated_errors("store chunks"):
+            with self._translated("store chunks"):
                 self._client.upsert(name, batch, timeout=self._timeout)
 
     def delete(
@@ -230,7 +264,7 @@ class MilvusVectorStore:
         )
 
     def _delete_where(self, name: str, expr: str) -> int:
-        with unless_missing(), translated_errors("delete chunks"):
+        with unless_missing(), self._translated("delete chunks"):
             result = self._client.delete(name, filter=expr, timeout=self._timeout)
             # Milvus Lite answers with the deleted primary keys, a server with a count.
             if isinstance(result, list):
@@ -256,7 +290,7 @@ class MilvusVectorStore:
         last_id: str | None = None
         while True:
             conditions = [c for c in (expr, ids_after(last_id)) if c]
-            with translated_errors("read chunks"):
+            with self._translated("read chunks"):
                 page = self._client.query(
                     name,
                     filter=" and ".join(f"({c})" for c in conditions),
@@ -285,7 +319,7 @@ class MilvusVectorStore:
 
     def count(self, name: str, *, source_id: int | None = None) -> int:
         expr = "" if source_id is None else f"source_id == {operator.index(source_id)}"
-        with unless_missing(), translated_errors("count chunks"):
+        with unless_missing(), self._translated("count chunks"):
             rows = self._client.query(
                 name,
                 filter=expr,
@@ -338,7 +372,7 @@ class MilvusVectorStore:
         expr = filter_expression(where)
         if expr is None or limit <= 0:
             return []
-        with unless_missing(), translated_errors("search"):
+        with unless_missing(), self._translated("search"):
             results = self._client.search(
                 name,
                 data=data,
@@ -348,7 +382,7 @@ class MilvusVectorStore:
                 output_fields=_OUTPUT_FIELDS,
                 search_params={"metric_type": metric},
                 consistency_level=_SEARCH_CONSISTENCY,
-                timeout=self._timeout,
+                timeout=self._search_timeout,
             )
             return [search_hit(raw, bm25=metric == "BM25") for raw in results[0]]
         return []
@@ -368,7 +402,7 @@ class MilvusVectorStore:
         limit = min(limit, _MAX_TOP_K)
         candidates = min(max(limit * _HYBRID_CANDIDATES_FACTOR, _HYBRID_MIN_CANDIDATES), _MAX_TOP_K)
         requests = hybrid_requests(vector, text, candidates=candidates, expr=expr)
-        with unless_missing(), self._nothing_when_empty(name), translated_errors("search"):
+        with unless_missing(), self._nothing_when_empty(name), self._translated("search"):
             results = self._client.hybrid_search(
                 name,
                 requests,
@@ -376,7 +410,7 @@ class MilvusVectorStore:
                 limit=limit,
                 output_fields=_OUTPUT_FIELDS,
                 consistency_level=_SEARCH_CONSISTENCY,
-                timeout=self._timeout,
+                timeout=self._search_timeout,
             )
             return [search_hit(raw) for raw in results[0]]
         return []

@@ -48,7 +48,7 @@ def _domain_error(error: Exception, action: str) -> DomainError:
     if code == _COLLECTION_NOT_FOUND:
         return CollectionNotFoundError()
     if code in _TRANSIENT_GRPC_CODES or code in _TRANSIENT_MILVUS_CODES:
-        msg = f"The vector store is unavailable (could not {action})."
+        msg = "The vector store is not reachable; try again in a moment."
         return TransientError(ErrorCode.PROVIDER_UNAVAILABLE, msg)
     reason = error.message if isinstance(error, MilvusException) else str(error)
     msg = f"The vector store could not {action}."
