@@ -7,7 +7,15 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,
+  // The browser tests run a `next dev` of their own beside a developer's `make run`; Next allows
+  // one dev server per build folder, so theirs gets another one (inside .next, ignored by git),
+  // and a tsconfig of its own there too, because `next dev` writes its folder into the tsconfig.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  typescript: { tsconfigPath: process.env.NEXT_TSCONFIG_PATH || "tsconfig.json" },
   poweredByHeader: false,
+  // Next's gzip holds a proxied Server-Sent Events stream until it ends, so answers would arrive
+  // in one piece through the /api rewrite. Compression is nginx's job in production anyway.
+  compress: false,
   // Django's routes end in "/"; Next's default redirect to the slash-less URL would make the
   // proxied /api calls bounce between the two servers.
   skipTrailingSlashRedirect: true,

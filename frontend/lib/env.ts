@@ -23,3 +23,10 @@ export function serverApiUrl(): string {
 export function publicApiUrl(): string {
   return withoutTrailingSlash(process.env.NEXT_PUBLIC_API_URL ?? "");
 }
+
+const LOCAL_SITE_URL = "http://127.0.0.1:3000";
+
+/** The site's public origin, for canonical links, Open Graph, the sitemap and robots.txt. */
+export function siteUrl(): string {
+  return withoutTrailingSlash(process.env.SITE_URL || LOCAL_SITE_URL);
+}

@@ -117,7 +117,7 @@ async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpRespons
         await events.aclose()
         return _error(DomainError(ErrorCode(first.data["code"]), first.data["msg"]))
     response = StreamingHttpResponse(_stream(first, events), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
+    response["Cache-Control"] = "no-cache, no-transform"  # no proxy may buffer it to compress
     response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
     return response
 

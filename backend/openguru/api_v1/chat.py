@@ -202,7 +202,7 @@ async def _whole(chat: _Chat, text: str) -> AsyncIterator[bytes]:
 
 def _stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(body, content_type="text/event-stream; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
+    response["Cache-Control"] = "no-cache, no-transform"  # no proxy may buffer it to compress
     response["X-Accel-Buffering"] = "no"  # nginx: pass bytes through as they come
     return response
 

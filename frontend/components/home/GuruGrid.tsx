@@ -9,7 +9,14 @@ import type { Guru } from "@/lib/gurus/types";
 
 import styles from "./home.module.css";
 
-export function GuruGrid({ gurus }: { gurus: Guru[] }) {
+export function GuruGrid({ gurus, query = "" }: { gurus: Guru[]; query?: string }) {
+  if (gurus.length === 0 && query) {
+    return (
+      <Notice tone="info" title="No gurus match">
+        Nothing matches “{query}”. <Link href="/">Show all gurus</Link>.
+      </Notice>
+    );
+  }
   if (gurus.length === 0) {
     return (
       <Notice tone="info" title="No gurus yet">

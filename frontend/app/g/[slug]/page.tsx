@@ -1,11 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import type { CSSProperties } from "react";
 
+import { AskPanel } from "@/components/answers/AskPanel";
+import { GuruBanner, guruStyle } from "@/components/answers/GuruBanner";
+import { QuestionList } from "@/components/answers/QuestionList";
+import { SourceSummary } from "@/components/answers/SourceSummary";
 import { ApiProblem } from "@/components/ui/ApiProblem";
-import { GuruAvatar } from "@/components/ui/GuruAvatar";
-import { safeHexColor } from "@/lib/color";
+import { Section } from "@/components/ui/Section";
+import { getOverview } from "@/lib/answers/api";
+import type { GuruOverview } from "@/lib/answers/types";
 import { getGuru } from "@/lib/gurus/api";
 import type { Guru } from "@/lib/gurus/types";
 
@@ -20,12 +24,17 @@ interface GuruPageProps {
 export async function generateMetadata({ params }: GuruPageProps): Promise<Metadata> {
   const { slug } = await params;
   const guru = await getGuru(slug);
-  return { title: guru.ok ? guru.data.name : "Guru" };
+  if (!guru.ok) return { title: "Guru" };
+  return {
+    title: guru.data.name,
+    description: guru.data.domain_knowledge || `Ask ${guru.data.name} a question.`,
+    alternates: { canonical: `/g/${encodeURIComponent(slug)}` },
+  };
 }
 
 export default async function GuruPage({ params }: GuruPageProps) {
   const { slug } = await params;
-  const result = await getGuru(slug);
+  const [result, overview] = await Promise.all([getGuru(slug), getOverview(slug)]);
   if (!result.ok) {
     if (result.error.kind === "http" && result.error.status === 404) notFound();
     return (
@@ -34,46 +43,35 @@ export default async function GuruPage({ params }: GuruPageProps) {
       </main>
     );
   }
-  return <GuruHome guru={result.data} />;
+  // The page still lets people ask when the overview is unavailable; only its lists go missing.
+  return <GuruHome guru={result.data} overview={overview.ok ? overview.data : null} />;
 }
 
-function GuruHome({ guru }: { guru: Guru }) {
-  const style = {
-    "--guru-color": safeHexColor(guru.base_color, "#1f6feb"),
-    "--guru-light": safeHexColor(guru.light_color, "#e8f0fe"),
-  } as CSSProperties;
+function GuruHome({ guru, overview }: { guru: Guru; overview: GuruOverview | null }) {
   return (
-    <main className={styles.main} style={style}>
+    <main className={styles.main} style={guruStyle(guru)}>
       <Link href="/" className={styles.back}>
         ← All gurus
       </Link>
-      <header className={styles.banner}>
-        <GuruAvatar guru={guru} size="large" />
-        <div>
-          <h1 className={styles.name}>{guru.name}</h1>
-          {guru.domain_knowledge ? <p className={styles.domain}>{guru.domain_knowledge}</p> : null}
+      <GuruBanner guru={guru} />
+      <AskPanel
+        guruSlug={guru.slug}
+        guruName={guru.name}
+        examples={overview?.example_questions ?? []}
+      />
+      {overview ? (
+        <div className={styles.columns}>
+          <Section title="Recent questions">
+            <QuestionList guruSlug={guru.slug} questions={overview.recent} />
+          </Section>
+          <Section title="Popular questions">
+            <QuestionList guruSlug={guru.slug} questions={overview.popular} />
+          </Section>
+          <Section title={`What ${guru.name} knows`}>
+            <SourceSummary sources={overview.sources} />
+          </Section>
         </div>
-      </header>
-      {/* Placeholder until the streaming ask box lands; it shows where the question will go. */}
-      <form className={styles.ask}>
-        <fieldset className={styles.askFields} disabled>
-          <label htmlFor="question" className={styles.askLabel}>
-            Ask {guru.name} a question
-          </label>
-          <textarea
-            id="question"
-            className={styles.askInput}
-            rows={3}
-            placeholder={`How do I get started with ${guru.name}?`}
-          />
-          <div className={styles.askFooter}>
-            <span className={styles.askHint}>Answers with citations are coming soon.</span>
-            <button type="submit" className={styles.askButton}>
-              Ask
-            </button>
-          </div>
-        </fieldset>
-      </form>
+      ) : null}
     </main>
   );
 }

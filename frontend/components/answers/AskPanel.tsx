@@ -1,0 +1,116 @@
+"use client";
+
+import { useCallback, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+
+import { useAnswerStream } from "@/lib/answers/hooks";
+
+import { AnswerView } from "./AnswerView";
+import { FollowUpBox } from "./FollowUpBox";
+import styles from "./answers.module.css";
+
+interface AskPanelProps {
+  guruSlug: string;
+  guruName: string;
+  examples: string[];
+}
+
+/** The guru page's ask box: the answer streams in below it. */
+export function AskPanel({ guruSlug, guruName, examples }: AskPanelProps) {
+  const { state, ask, stop, retry } = useAnswerStream();
+  const [question, setQuestion] = useState("");
+  const inputId = useId();
+  const answerRef = useRef<HTMLDivElement>(null);
+
+  const askQuestion = useCallback(
+    (text: string) => {
+      const trimmed = text.trim();
+      if (!trimmed) return;
+      setQuestion(trimmed);
+      void ask({ guruSlug, question: trimmed });
+      answerRef.current?.scrollIntoView({ block: "nearest" });
+    },
+    [ask, guruSlug],
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    askQuestion(question);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      askQuestion(question);
+    }
+  }
+
+  const streaming = state.status === "streaming";
+  return (
+    <div className={styles.panel}>
+      <form className={styles.ask} onSubmit={submit}>
+        <label htmlFor={inputId} className={styles.askLabel}>
+          Ask {guruName} a question
+        </label>
+        <textarea
+          id={inputId}
+          className={styles.askInput}
+          rows={3}
+          maxLength={2000}
+          value={question}
+          onChange={(e) => setQuestion(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={`How do I get started with ${guruName}?`}
+        />
+        <div className={styles.askFooter}>
+          <span className={styles.muted}>Enter to ask, Shift+Enter for a new line.</span>
+          <button
+            type="submit"
+            className={styles.primaryButton}
+            disabled={streaming || !question.trim()}
+          >
+            {streaming ? "Answering…" : "Ask"}
+          </button>
+        </div>
+      </form>
+      {examples.length ? (
+        <section aria-label="Example questions" className={styles.examples}>
+          <h2 className={styles.smallHeading}>Try asking</h2>
+          <ul className={styles.chips}>
+            {examples.map((example) => (
+              <li key={example}>
+                <button
+                  type="button"
+                  className={styles.chip}
+                  onClick={() => askQuestion(example)}
+                  disabled={streaming}
+                >
+                  {example}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <div ref={answerRef}>
+        {state.status !== "idle" ? (
+          <AnswerView
+            guruSlug={guruSlug}
+            state={state}
+            onStop={stop}
+            onRetry={retry}
+            suggestions={examples}
+            onSuggestion={askQuestion}
+          />
+        ) : null}
+        {state.status === "done" && !state.refused && state.slug ? (
+          <FollowUpBox
+            key={state.slug}
+            guruSlug={guruSlug}
+            rootSlug={state.slug}
+            parentSlug={state.slug}
+          />
+        ) : null}
+      </div>
+    </div>
+  );
+}
