@@ -29,7 +29,7 @@ def test_every_asked_question_is_counted_in_advance() -> None:
     config = BenchConfig.build(sections=SECTIONS, output=Path("x.json"), quick=True)
     levels, modes = config.concurrency_levels, config.concurrency_modes
     expected = WARMUP_QUESTIONS + 2 * config.ttft_questions + sum(levels) * len(modes) + 1
-    expected += config.api_stream_questions + config.widget_questions
+    expected += config.api_stream_questions + config.widget_questions + config.ui_questions
     assert config.questions_needed() == expected
 
 

@@ -1,5 +1,7 @@
 """The Q&A site (Next.js) in Chromium against the real backend: `next dev` on a free port, its
-/api rewrite and server components pointed at the ASGI app under uvicorn, and the loopback LLM."""
+/api rewrite and server components pointed at the ASGI app under uvicorn, and the loopback LLM
+(the main flow also runs without an LLM, on extractive answers). axe-core checks the home, guru,
+binge and question pages for serious and critical accessibility violations."""
 
 import json
 import re
@@ -22,7 +24,8 @@ from playwright.sync_api import Page
 
 from tests.answers.conftest import stream_calls
 from tests.answers.test_answer_engine import IN_SCOPE
-from tests.browser.next_site import NextSite
+from tests.browser.next_site import FRONTEND, NextSite
+from tests.conftest import clear_provider_caches
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,16 +94,35 @@ def chromium() -> Iterator[BrowserThread]:
         browser.stop()
 
 
+AXE_JS = FRONTEND / "node_modules/axe-core/axe.min.js"
+
+# The serious and critical axe-core violations on the page, one readable line per element.
+AXE_RUN = """async () => {
+  const {violations} = await axe.run(document);
+  return violations
+    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap(v => v.nodes.map(n =>
+      `${v.impact} ${v.id}: ${v.help} at ${n.target.join(' ')}: ${n.failureSummary}`));
+}"""
+
+
 class Tab:
     def __init__(self, page: Page, shots: Path) -> None:
         self.page = page
         self.shots = shots
         self.dialogs: list[str] = []
         self.errors: list[str] = []
+        self.a11y: dict[str, list[str]] = {}  # page name -> axe-core's serious/critical findings
 
     def shot(self, name: str) -> None:
         # caret="initial": hiding the caret styles inputs, which React would see as a mismatch.
         self.page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True, caret="initial")
+
+    def axe(self, name: str) -> None:
+        if not AXE_JS.is_file():
+            pytest.fail(f"{AXE_JS} is missing: run `npm ci` in frontend/")
+        self.page.add_script_tag(path=str(AXE_JS))
+        self.a11y[name] = self.page.evaluate(AXE_RUN)
 
 
 @pytest.fixture
@@ -121,19 +143,38 @@ def tab(chromium: BrowserThread, tmp_path: Path) -> Iterator[Tab]:
     chromium.close_page(page)
 
 
-def test_ask_stream_vote_follow_up_and_the_binge_map(
-    chromium, tab, site, python_guru: Guru, llm_server
-):
-    llm_server.token_ms = 60
+def lead(markdown: str) -> str:
+    """The answer's first words as the page shows them: before the first link, without
+    markdown's emphasis and quote marks."""
+    text = re.sub(r"[_*>`]", "", markdown.split("[")[0])
+    return " ".join(text.split())[:40]
 
+
+@pytest.fixture(params=["llm", "extractive"])
+def answerer(request: pytest.FixtureRequest, settings) -> str:
+    """The loopback LLM, or no LLM at all: the answer is then quoted from the sources."""
+    if request.param == "llm":
+        request.getfixturevalue("llm_server").token_ms = 60
+    else:
+        settings.LLM_PROVIDER = "none"
+        clear_provider_caches()
+        request.addfinalizer(clear_provider_caches)
+    return request.param
+
+
+def test_ask_stream_vote_follow_up_and_the_binge_map(
+    chromium, tab, site, python_guru: Guru, answerer: str
+):
     def ask_and_vote() -> dict:
         page = tab.page
         page.goto(f"{site.origin}/")
         tab.shot("01-home")
+        tab.axe("home")
         page.get_by_role("link", name=re.compile("Python")).click()
         page.wait_for_url("**/g/python")
         page.get_by_label("Ask Python a question").wait_for()
         tab.shot("02-guru")
+        tab.axe("guru")
         page.evaluate(RECORD_PARTIALS)
         page.get_by_label("Ask Python a question").fill(IN_SCOPE)
         page.keyboard.press("Enter")
@@ -159,11 +200,19 @@ def test_ask_stream_vote_follow_up_and_the_binge_map(
 
     seen = chromium.run(ask_and_vote)
     root = Question.objects.get()
+    assert root.extractive is (answerer == "extractive")
     partials = seen["partials"]
-    assert len(set(partials)) >= 2, partials  # the answer grew on screen, token by token
-    assert len(partials[0]) < len(partials[-1]), partials
-    assert seen["refs_while_streaming"] == 1  # sources were shown before the answer finished
-    assert root.content.split("[")[0].strip()[:40] in seen["answer"]
+    if answerer == "llm":
+        assert len(set(partials)) >= 2, partials  # the answer grew on screen, token by token
+        assert len(partials[0]) < len(partials[-1]), partials
+        assert seen["refs_while_streaming"] == 1  # sources were shown before the answer finished
+    else:
+        # Without an LLM the whole answer is one delta: there is nothing to see grow. What is
+        # seen instead is the label that says so and the quotes, each citing its page.
+        assert "Extracted from the sources" in seen["answer"]
+        assert "python -m venv" in seen["answer"]
+        assert root.references and all(r["link"] in root.content for r in root.references)
+    assert lead(root.content) in " ".join(seen["answer"].split())
     assert {link for _, link, _ in seen["refs"]} <= {r["link"] for r in root.references}
     assert all("noopener" in rel for _, _, rel in seen["refs"])
     assert re.fullmatch(r"Trust score: \d+%", seen["trust"])
@@ -176,7 +225,11 @@ def test_ask_stream_vote_follow_up_and_the_binge_map(
         page.keyboard.press("Enter")
         page.wait_for_url("**/g/python/b/**", timeout=30_000)
         page.locator("[data-part=turn]").nth(1).wait_for()
+        page.locator("[data-part=turn]").nth(1).locator("[data-part=trust]").wait_for(
+            timeout=30_000
+        )
         tab.shot("06-binge")
+        tab.axe("binge")
         map_links = page.locator("[data-part=map] a").evaluate_all(
             "links => links.map(a => a.textContent)"
         )
@@ -188,6 +241,7 @@ def test_ask_stream_vote_follow_up_and_the_binge_map(
         page.reload()
         page.locator("h1").get_by_text(root.question).wait_for()
         tab.shot("08-reloaded")
+        tab.axe("question")
         return {
             "url": page.url,
             "map": map_links,
@@ -204,8 +258,11 @@ def test_ask_stream_vote_follow_up_and_the_binge_map(
     assert [" ".join(text.split()) for text in seen["map"]] == questions
     assert [" ".join(text.split()) for text in seen["turns"]] == questions
     assert seen["url"].endswith(f"/g/python/{root.slug}")
-    assert root.content.split("[")[0].strip()[:40] in seen["answer"]
+    assert lead(root.content) in " ".join(seen["answer"].split())
     assert tab.dialogs == [] and tab.errors == []
+    assert list(tab.a11y) == ["home", "guru", "binge", "question"]
+    found = "\n".join(f"{name}: {line}" for name, lines in tab.a11y.items() for line in lines)
+    assert not found, f"axe-core found serious or critical violations:\n{found}"
 
 
 def test_html_in_a_cited_source_never_runs_in_the_page(

@@ -7,8 +7,8 @@ from pathlib import Path
 from openguru.benchmarks.api_server import LlmLatency
 from openguru.benchmarks.search import SearchPlan
 
-SECTIONS = ("ingest", "search", "ttft", "concurrency", "cached", "api", "widget")
-ASKING_SECTIONS = frozenset({"ttft", "concurrency", "cached", "api", "widget"})
+SECTIONS = ("ingest", "search", "ttft", "concurrency", "cached", "api", "widget", "ui")
+ASKING_SECTIONS = frozenset({"ttft", "concurrency", "cached", "api", "widget", "ui"})
 WARMUP_QUESTIONS = 6
 # The default subset: prose sections with real questions in them (tutorial, FAQ, how-tos, the
 # language reference). The whole site is ~25k chunks: over twenty minutes of local embedding here.
@@ -46,6 +46,8 @@ class BenchConfig:
     cached_concurrency: int = 20
     api_stream_questions: int = 20  # alternating: half through v1, half through the SSE stream
     widget_questions: int = 20  # alternating: half in the widget (Chromium), half through SSE
+    ui_questions: int = 20  # alternating: half on the Q&A site (Chromium), half through SSE
+    ui_page_gets: int = 200  # timed GETs of a stored question page from `next start`
     workers: int = 2
     latency: LlmLatency = field(default_factory=LlmLatency)
 
@@ -82,6 +84,8 @@ class BenchConfig:
                 cached_concurrency=10,
                 api_stream_questions=6,
                 widget_questions=6,
+                ui_questions=6,
+                ui_page_gets=50,
                 latency=latency,
             )
         scope = SiteScope(()) if full else SiteScope(PROSE_SUBSET)
@@ -113,6 +117,8 @@ class BenchConfig:
             count += self.api_stream_questions
         if "widget" in self.sections:
             count += self.widget_questions
+        if "ui" in self.sections:
+            count += self.ui_questions
         return count + 1  # the cached section's question, when ttft did not answer one
 
     def as_dict(self) -> dict[str, object]:
@@ -132,6 +138,8 @@ class BenchConfig:
             "cached_concurrency": self.cached_concurrency,
             "api_stream_questions": self.api_stream_questions,
             "widget_questions": self.widget_questions,
+            "ui_questions": self.ui_questions,
+            "ui_page_gets": self.ui_page_gets,
             "gunicorn_workers": self.workers,
             "llm_call_ms": self.latency.call_ms,
             "llm_token_ms": self.latency.token_ms,

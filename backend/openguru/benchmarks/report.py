@@ -12,7 +12,16 @@ from typing import Any
 
 from openguru.benchmarks.paths import REPO_DIR
 
-REPORT_KEYS = ("ingest", "search", "ttft", "concurrency", "cached_answer_rps", "api", "widget")
+REPORT_KEYS = (
+    "ingest",
+    "search",
+    "ttft",
+    "concurrency",
+    "cached_answer_rps",
+    "api",
+    "widget",
+    "ui",
+)
 
 
 def git_commit(repo: Path = REPO_DIR) -> tuple[str, bool]:

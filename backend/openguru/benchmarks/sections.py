@@ -29,6 +29,7 @@ from openguru.benchmarks.questions import QuestionSupply, question_pool
 from openguru.benchmarks.search import run_search
 from openguru.benchmarks.sse import AskOutcome
 from openguru.benchmarks.ttft import run_ttft
+from openguru.benchmarks.ui import run_ui
 from openguru.benchmarks.widget import run_widget
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
@@ -130,6 +131,8 @@ class SectionRunner:
             self._guarded("api", lambda: self._api(api, guru, warmed_up, supply))
         if "widget" in self.config.sections:
             self._guarded("widget", lambda: self._widget(api, guru, supply))
+        if "ui" in self.config.sections:
+            self._guarded("ui", lambda: self._ui(api, guru, supply))
 
     def _index_unmeasured(self) -> Guru:
         self.log("answers: no indexed docs guru in the bench state; indexing it (not measured)")
@@ -226,6 +229,18 @@ class SectionRunner:
             guru=guru,
             questions=supply.take(self.config.widget_questions),
             timeout=self.config.ask_timeout_s,
+            log=self.log,
+        )
+
+    def _ui(self, api: ApiServer, guru: Guru, supply: QuestionSupply) -> None:
+        self.results["ui"] = run_ui(
+            api=api,
+            guru=guru,
+            questions=supply.take(self.config.ui_questions),
+            page_gets=self.config.ui_page_gets,
+            timeout=self.config.ask_timeout_s,
+            processes=self.processes,
+            logs=self.paths.logs,
             log=self.log,
         )
 

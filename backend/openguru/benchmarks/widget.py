@@ -90,7 +90,7 @@ def _widget_ask(page: "Page", url: str, question: str, timeout_s: float) -> dict
     return result
 
 
-def _api_ask(api: ApiServer, guru: Guru, question: str, timeout: float) -> AskOutcome:
+def api_ask(api: ApiServer, guru: Guru, question: str, timeout: float) -> AskOutcome:
     async def one() -> AskOutcome:
         async with httpx.AsyncClient(timeout=timeout) as client:
             url = api.stream_url(guru.slug)
@@ -118,7 +118,7 @@ def first_token(
                 if seen["outcome"] == "answered" and seen["first_ms"] is not None:
                     widget_ms.append(seen["first_ms"])
             else:
-                outcome = _api_ask(api, guru, question, timeout)
+                outcome = api_ask(api, guru, question, timeout)
                 ok = outcome.answered and outcome.ttft_ms is not None
                 outcomes["api_sse"].append("answered" if ok else outcome.error or "refused")
                 if ok and outcome.ttft_ms is not None:
