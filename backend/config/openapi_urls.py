@@ -10,7 +10,8 @@ from openguru.answers import apis as answers
 from openguru.answers.openapi import AnswerJsonDoc, AnswerStreamDoc
 from openguru.api_v1 import answer as v1_answer
 from openguru.api_v1 import chat as v1_chat
-from openguru.api_v1.openapi import ChatCompletionsDoc, V1AnswerDoc
+from openguru.api_v1.chat_openapi import ChatCompletionsDoc
+from openguru.api_v1.openapi import V1AnswerDoc
 from openguru.core.openapi import SchemaOnlyApi
 from openguru.integrations import widget_ask
 from openguru.integrations.widget_openapi import WidgetAskDoc

@@ -1,14 +1,9 @@
 from django.urls import path
 
 from openguru.api_v1 import answer, chat
-from openguru.api_v1.apis import (
-    DataSourcesApi,
-    DataSourcesReindexApi,
-    SearchApi,
-    SessionDetailApi,
-    SessionsApi,
-)
+from openguru.api_v1.apis import SearchApi, SessionDetailApi, SessionsApi
 from openguru.api_v1.crawl_apis import CrawlStartApi, CrawlStatusApi, CrawlStopApi
+from openguru.api_v1.source_apis import DataSourcesApi, DataSourcesReindexApi
 from openguru.api_v1.webhooks import GitHubWebhookApi
 
 urlpatterns = [

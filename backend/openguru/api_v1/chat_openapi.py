@@ -1,0 +1,239 @@
+"""OpenAPI for the OpenAI-compatible `POST /api/v1/<guru_slug>/chat/completions`: its request,
+completion, stream of chunks and error envelope, for the schema-only stand-in."""
+
+from typing import Any
+
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import serializers
+
+from openguru.core.openapi import ErrorSerializer, EventStream, SchemaOnlyApi, errors
+from openguru.integrations.auth import APIKeyAuthentication, HasAPIKey
+
+# --- POST /api/v1/<guru_slug>/chat/completions ----------------------------------------------
+
+CHAT_ROLES = ["system", "developer", "user", "assistant", "tool"]
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string"},
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"type": {"type": "string"}, "text": {"type": "string"}},
+                },
+                "description": "Content parts; only `text` parts are read.",
+            },
+            {"type": "null"},
+        ]
+    }
+)
+class _ContentField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "null", "description": "Always null."})
+class AlwaysNullField(serializers.JSONField):
+    pass
+
+
+class ChatMessageSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=CHAT_ROLES)
+    content = _ContentField()
+
+
+class ChatRequestSerializer(serializers.Serializer):
+    model = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="Echoed back."
+    )
+    messages = serializers.ListField(child=ChatMessageSerializer(), min_length=1, max_length=1000)
+    stream = serializers.BooleanField(required=False, default=False)
+
+
+class ChatUsageSerializer(serializers.Serializer):
+    prompt_tokens = serializers.IntegerField()
+    completion_tokens = serializers.IntegerField()
+    total_tokens = serializers.IntegerField()
+
+
+class ChatAssistantMessageSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["assistant"])
+    content = serializers.CharField()
+
+
+class ChatChoiceSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    message = ChatAssistantMessageSerializer()
+    finish_reason = serializers.ChoiceField(choices=["stop"])
+    logprobs = AlwaysNullField()
+
+
+class ChatCompletionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    object = serializers.ChoiceField(choices=["chat.completion"])
+    created = serializers.IntegerField(help_text="Unix time.")
+    model = serializers.CharField()
+    choices = ChatChoiceSerializer(many=True)
+    usage = ChatUsageSerializer(help_text="Zeros: token counts are not passed on.")
+
+
+class ChatDeltaSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["assistant"], required=False)
+    content = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+
+
+class ChatChunkChoiceSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    delta = ChatDeltaSerializer()
+    finish_reason = serializers.ChoiceField(choices=["stop"], allow_null=True)
+    logprobs = AlwaysNullField()
+
+
+class ChatCompletionChunkSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    object = serializers.ChoiceField(choices=["chat.completion.chunk"])
+    created = serializers.IntegerField()
+    model = serializers.CharField()
+    choices = ChatChunkChoiceSerializer(many=True)
+
+
+class OpenAIErrorSerializer(serializers.Serializer):
+    message = serializers.CharField()
+    type = serializers.CharField(help_text="authentication_error, not_found_error, …")
+    param = serializers.CharField(allow_null=True)
+    code = serializers.CharField(help_text="The same as the top-level `code`.")
+
+
+class ChatErrorSerializer(ErrorSerializer):
+    """OpenAI's error envelope and ours at once."""
+
+    error = OpenAIErrorSerializer()
+
+
+class ChatChunksSerializer(EventStream):
+    """`chat.completion.chunk` events (the role, content deltas, one with `finish_reason`),
+    then `[DONE]`; an error once the stream has started is an `error` object instead."""
+
+    events = (
+        ("message", ChatCompletionChunkSerializer),
+        ("message", ChatErrorSerializer),
+        ("message", "[DONE]"),
+    )
+
+
+_OPENAI_TYPES = {401: "authentication_error", 404: "not_found_error", 429: "rate_limit_error"}
+
+
+def _chat_errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Our error responses, in the envelope the chat endpoint sends."""
+    responses = {}
+    for status, response in errors(*statuses).items():
+        kind = _OPENAI_TYPES.get(
+            status, "server_error" if status >= 500 else "invalid_request_error"
+        )
+        examples = []
+        for example in response.examples:
+            ours: dict[str, Any] = example.value
+            openai = {"message": ours["msg"], "type": kind, "param": None, "code": ours["code"]}
+            examples.append(
+                OpenApiExample(example.name, value={"error": openai, **ours}, response_only=True)
+            )
+        responses[status] = OpenApiResponse(
+            ChatErrorSerializer, description=response.description, examples=examples
+        )
+    return responses
+
+
+_COMPLETION = {
+    "id": "chatcmpl-5f0c1d2e3f405f0c1d2e3f405f0c1d2e",
+    "object": "chat.completion",
+    "created": 1735732800,
+    "model": "python",
+    "choices": [
+        {
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "content": "Create one with `python -m venv myenv` [1].\n\nSources:\n"
+                "- [Virtual environments](https://docs.python.org/3/library/venv.html)",
+            },
+            "finish_reason": "stop",
+            "logprobs": None,
+        }
+    ],
+    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+}
+_CHUNK = '{"id": "chatcmpl-5f0c…", "object": "chat.completion.chunk", "created": 1735732800, '
+_CHUNKS = (
+    f'data: {_CHUNK}"model": "python", "choices": [{{"index": 0, "delta": {{"role": '
+    '"assistant", "content": ""}, "finish_reason": null, "logprobs": null}]}\n\n'
+    f'data: {_CHUNK}"model": "python", "choices": [{{"index": 0, "delta": {{"content": '
+    '"Create one with "}, "finish_reason": null, "logprobs": null}]}\n\n'
+    f'data: {_CHUNK}"model": "python", "choices": [{{"index": 0, "delta": {{}}, '
+    '"finish_reason": "stop", "logprobs": null}]}\n\n'
+    "data: [DONE]\n\n"
+)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="v1_chat_completions",
+        tags=["v1 answers"],
+        summary="Ask the guru as an OpenAI chat model",
+        request=ChatRequestSerializer,
+        # Security requirement objects, as drf-spectacular emits them (its hint says str).
+        auth=[{"ApiKey": []}, {"ApiKeyBearer": []}],  # type: ignore[list-item]
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                ChatCompletionSerializer,
+                description="The answer, then the sources its text does not link already.",
+                examples=[OpenApiExample("completion", value=_COMPLETION)],
+            ),
+            (200, "text/event-stream"): OpenApiResponse(
+                ChatChunksSerializer,
+                description="With `stream: true`.",
+                examples=[OpenApiExample("chunks", value=_CHUNKS)],
+            ),
+            **_chat_errors(400, 401, 404, 429, 502, 503),
+        },
+        examples=[
+            OpenApiExample(
+                "question",
+                value={
+                    "model": "python",
+                    "messages": [
+                        {"role": "user", "content": "How do I create a virtual environment?"}
+                    ],
+                },
+            ),
+            OpenApiExample(
+                "follow-up, streamed",
+                value={
+                    "messages": [
+                        {"role": "user", "content": "How do I create a virtual environment?"},
+                        {"role": "assistant", "content": "Create one with `python -m venv`…"},
+                        {"role": "user", "content": "And how do I activate it?"},
+                    ],
+                    "stream": True,
+                },
+            ),
+        ],
+    )
+)
+class ChatCompletionsDoc(SchemaOnlyApi):
+    """OpenAI's chat completions protocol, so any OpenAI client can ask the guru: set its base
+    URL to `/api/v1/<guru_slug>` and its API key to yours. The last user message is the
+    question, the turns before it the conversation. A question the sources don't cover gets an
+    ordinary assistant message saying so. Other OpenAI parameters (temperature, tools, …) are
+    ignored: the guru's own settings decide."""
+
+    authentication_classes = [APIKeyAuthentication]
+    permission_classes = [HasAPIKey]
