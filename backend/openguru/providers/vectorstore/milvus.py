@@ -8,25 +8,22 @@ in `milvus_errors.py`.
 """
 
 import operator
-import os
-import threading
-import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import grpc
 from pymilvus import MilvusClient, RRFRanker
 
-from openguru.core.errors import DomainError, ErrorCode, TransientError
+from openguru.core.errors import DomainError, ErrorCode
 from openguru.providers.vectorstore.base import RRF_K, ChunkRecord, SearchFilter, SearchHit
 from openguru.providers.vectorstore.bm25_analyzers import (
     DEFAULT_BM25_ANALYZER,
     bm25_analyzer_params,
 )
+from openguru.providers.vectorstore.milvus_connection import MilvusConnection
 from openguru.providers.vectorstore.milvus_errors import (
     status_code,
-    translated_errors,
     unless_missing,
 )
 from openguru.providers.vectorstore.milvus_expressions import (
@@ -81,8 +78,6 @@ class MilvusVectorStore:
         search_timeout_seconds: int = 5,
         bm25_analyzer: str = DEFAULT_BM25_ANALYZER,
     ) -> None:
-        self._uri = uri
-        self._token = token or ""
         # For collections created from now on; each existing one keeps its own.
         self._analyzer_params = bm25_analyzer_params(bm25_analyzer)
         # pymilvus bounds its retry loop only by an *int* timeout; without one it retries an
@@ -91,67 +86,20 @@ class MilvusVectorStore:
         # Searches serve a waiting reader: a server that is down must fail them in seconds,
         # while writes (indexing, in the background) may wait out a slow server.
         self._search_timeout = max(1, int(search_timeout_seconds))
-        self._lock = threading.Lock()
-        self._connection: tuple[int, MilvusClient, float] | None = None  # pid, client, since
-        self._retired: list[tuple[float, MilvusClient]] = []
+        self._connection = MilvusConnection(uri=uri, token=token or "", timeout=self._timeout)
 
     # -- connection ---------------------------------------------------------------------------
 
     @property
     def _client(self) -> MilvusClient:
-        """Created on first use, once per process: a gRPC channel does not survive a fork (Celery
-        prefork workers), so a child process opens its own."""
-        connection = self._connection
-        pid = os.getpid()
-        if connection is not None and connection[0] == pid:
-            return connection[1]
-        with self._lock:
-            if self._connection is None or self._connection[0] != pid:
-                with translated_errors("connect"):
-                    client = MilvusClient(
-                        uri=self._uri,
-                        token=self._token,
-                        timeout=min(self._timeout, 10),  # connecting; calls pass their own
-                        # pymilvus shares one connection per URI process-wide; our own alias
-                        # keeps this store's channel (and `close`) to itself.
-                        alias=f"openguru-{pid}-{id(self)}",
-                    )
-                self._connection = (pid, client, time.monotonic())
-            return self._connection[1]
+        return self._connection.client
 
     def close(self) -> None:
-        with self._lock:
-            if self._connection is not None and self._connection[0] == os.getpid():
-                self._connection[1].close()
-            self._connection = None
-            retired, self._retired = self._retired, []
-        for _since, client in retired:
-            client.close()
+        self._connection.close()
 
-    def _renew_connection(self) -> None:
-        """After a server went away, gRPC waits longer and longer between reconnects (up to two
-        minutes); a new channel connects at once when the server is back. The old channel may
-        still carry calls in other threads: it is closed once they have timed out."""
-        now = time.monotonic()
-        with self._lock:
-            connection = self._connection
-            if connection is None or connection[0] != os.getpid() or now - connection[2] < 1:
-                return  # renewed a moment ago: one new channel per second is plenty
-            self._connection = None
-            self._retired.append((now, connection[1]))
-            done = [c for since, c in self._retired if now - since > 2 * self._timeout]
-            self._retired = [(t, c) for t, c in self._retired if now - t <= 2 * self._timeout]
-        for client in done:
-            client.close()
-
-    @contextmanager
-    def _translated(self, action: str) -> Iterator[None]:
-        try:
-            with translated_errors(action):
-                yield
-        except TransientError:
-            self._renew_connection()
-            raise
+    def _translated(self, action: str) -> AbstractContextManager[None]:
+        """Errors as ours; an unreachable server also renews the connection."""
+        return self._connection.translated(action)
 
     def ping(self) -> None:
         with self._translated("reach the vector store"):
