@@ -21,10 +21,10 @@ import httpx
 from openguru.answers.models import Question
 from openguru.benchmarks.api_server import ApiServer
 from openguru.benchmarks.chromium import BrowserThread
+from openguru.benchmarks.first_token import api_first_token, first_token_row
 from openguru.benchmarks.paths import REPO_DIR
 from openguru.benchmarks.processes import ChildProcesses, wait_until
-from openguru.benchmarks.stats import p50_p95, ratio
-from openguru.benchmarks.widget import api_ask
+from openguru.benchmarks.stats import p50_p95
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.lite_server import free_port
 
@@ -176,26 +176,15 @@ def first_token(
                 if seen["outcome"] == "answered" and seen["first_ms"] is not None:
                     site_ms.append(seen["first_ms"])
             else:
-                outcome = api_ask(api, guru, question, timeout)
-                ok = outcome.answered and outcome.ttft_ms is not None
-                outcomes["api_sse"].append("answered" if ok else outcome.error or "refused")
-                if ok and outcome.ttft_ms is not None:
-                    api_ms.append(outcome.ttft_ms)
+                api_first_token(
+                    api, guru, question, timeout, outcomes=outcomes["api_sse"], times_ms=api_ms
+                )
         version = browser.version
     finally:
         browser.stop()
-    row: dict[str, Any] = {"chromium": version}
-    for name, values in (("site", site_ms), ("api_sse", api_ms)):
-        p50, p95 = p50_p95(values)
-        row[name] = {
-            "p50_ms": p50,
-            "p95_ms": p95,
-            "answered": len(values),
-            "asked": len(outcomes[name]),
-        }
-    row["site_over_api_p50"] = ratio(row["site"]["p50_ms"], row["api_sse"]["p50_ms"])
-    row["outcomes"] = outcomes
-    return row
+    return first_token_row(
+        "site", browser_ms=site_ms, api_ms=api_ms, outcomes=outcomes, chromium=version
+    )
 
 
 def run_ui(

@@ -5,7 +5,6 @@ Questions alternate between the two, one at a time, so drift hits both alike. Ea
 question starts on a freshly loaded page (a question asked in an open conversation would be a
 follow-up), once the widget has fetched its guru."""
 
-import asyncio
 import gzip
 from collections.abc import Callable
 from html import escape
@@ -17,8 +16,7 @@ from django.conf import settings
 
 from openguru.benchmarks.api_server import ApiServer
 from openguru.benchmarks.chromium import BrowserThread, PageServer
-from openguru.benchmarks.sse import AskOutcome, ask_stream
-from openguru.benchmarks.stats import p50_p95, ratio
+from openguru.benchmarks.first_token import api_first_token, first_token_row
 from openguru.gurus.models import Guru
 from openguru.integrations.services import widget_id_create
 
@@ -90,15 +88,6 @@ def _widget_ask(page: "Page", url: str, question: str, timeout_s: float) -> dict
     return result
 
 
-def api_ask(api: ApiServer, guru: Guru, question: str, timeout: float) -> AskOutcome:
-    async def one() -> AskOutcome:
-        async with httpx.AsyncClient(timeout=timeout) as client:
-            url = api.stream_url(guru.slug)
-            return await ask_stream(client, url, question, mode="default", timeout=timeout)
-
-    return asyncio.run(one())
-
-
 def first_token(
     api: ApiServer, guru: Guru, questions: list[str], *, timeout: float
 ) -> dict[str, Any]:
@@ -118,28 +107,17 @@ def first_token(
                 if seen["outcome"] == "answered" and seen["first_ms"] is not None:
                     widget_ms.append(seen["first_ms"])
             else:
-                outcome = api_ask(api, guru, question, timeout)
-                ok = outcome.answered and outcome.ttft_ms is not None
-                outcomes["api_sse"].append("answered" if ok else outcome.error or "refused")
-                if ok and outcome.ttft_ms is not None:
-                    api_ms.append(outcome.ttft_ms)
+                api_first_token(
+                    api, guru, question, timeout, outcomes=outcomes["api_sse"], times_ms=api_ms
+                )
         version = browser.version
     finally:
         browser.stop()  # closes the page with the browser
         site.stop()
         widget.delete()
-    row: dict[str, Any] = {"chromium": version}
-    for name, values in (("widget", widget_ms), ("api_sse", api_ms)):
-        p50, p95 = p50_p95(values)
-        row[name] = {
-            "p50_ms": p50,
-            "p95_ms": p95,
-            "answered": len(values),
-            "asked": len(outcomes[name]),
-        }
-    row["widget_over_api_p50"] = ratio(row["widget"]["p50_ms"], row["api_sse"]["p50_ms"])
-    row["outcomes"] = outcomes
-    return row
+    return first_token_row(
+        "widget", browser_ms=widget_ms, api_ms=api_ms, outcomes=outcomes, chromium=version
+    )
 
 
 def run_widget(
