@@ -11,7 +11,7 @@ PYTEST := $(VENV)/bin/pytest -c backend/pyproject.toml --rootdir=.
 EVAL_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test install install-dev frontend-install lint typecheck pytest eval bench fmt clean
+.PHONY: run test test-fast install install-dev frontend-install lint typecheck pytest eval bench fmt clean
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -46,12 +46,19 @@ run: install
 test: install-dev
 	bash backend/scripts/services_up.sh
 	bash backend/scripts/browser_up.sh
+	bash backend/scripts/nginx_up.sh
 	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 	cd backend && ../$(VENV)/bin/mypy .
 	cd frontend && npm run --silent typecheck
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite"
 	env -u DATABASE_URL $(PYTEST) tests -m sqlite
+
+## test-fast: the engine, fusion, gate, metrics, chunking and memory-store tests (marked `fast`),
+## on SQLite in memory with the in-memory vector store: no Milvus, PostgreSQL or broker
+FAST_TESTS := tests/answers tests/evaluation/test_metrics.py tests/sources/test_chunking.py tests/contracts/test_vectorstore_contract.py
+test-fast: install-dev
+	env -u DATABASE_URL VECTOR_STORE=memory $(PYTEST) $(FAST_TESTS) -m "fast and not slow" -p no:cacheprovider -p no:langsmith_plugin -p no:schemathesis -p no:hypothesispytest
 
 lint:
 	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests

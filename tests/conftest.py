@@ -25,6 +25,13 @@ settings.MEDIA_ROOT = str(_TMP / "media")
 
 
 @pytest.fixture(scope="session", autouse=True)
+def vector_store_server(request: pytest.FixtureRequest) -> None:
+    """Milvus for every test, unless the run keeps vectors in memory (the fast lane)."""
+    if settings.VECTOR_STORE != "memory":
+        request.getfixturevalue("milvus_server")
+
+
+@pytest.fixture(scope="session")
 def milvus_server() -> Iterator[str]:
     """The real Milvus Lite engine on a loopback port, for the whole run."""
     process = start_lite_server(data_file=_TMP / "milvus" / "test.db", port=_MILVUS_PORT)

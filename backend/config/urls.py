@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.staticfiles.views import serve as serve_static
 from django.urls import URLPattern, URLResolver, include, path, re_path
+from openguru.core.metrics_api import metrics_view
 from openguru.sources.file_apis import SourceFileApi
 from openguru.widget_assets import widget_js
 
@@ -13,7 +14,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("openguru.answers.urls")),
     path("api/", include("openguru.integrations.urls")),
     path("api/", include("openguru.api_v1.urls")),
+    path("api/", include("openguru.evaluation.urls")),
     path("widget.js", widget_js, name="widget-js"),
+    # Prometheus; off unless METRICS_TOKEN is set (openguru/core/metrics_api.py).
+    path("metrics", metrics_view, name="metrics"),
 ]
 
 if settings.SERVE_MEDIA:

@@ -1,9 +1,10 @@
 """`make run`: the whole platform on embedded defaults, on loopback, stopped cleanly by Ctrl-C.
 
-Starts, in order: the Milvus Lite server, migrations and the first admin, the Celery worker and
-beat, the Django ASGI server (uvicorn) and the Next.js UI. Every child runs in its own process
-group so Ctrl-C stops the whole tree and nothing is left behind; a child that crashes is started
-again after a backoff (1 s, 2 s, 4 s ... up to 30 s) while the rest keeps running.
+Starts, in order: the Milvus Lite server, migrations and the first admin, the Celery workers
+(`config/workers.py`) and beat, the Django ASGI server (uvicorn) and the Next.js UI. Every child
+runs in its own process group so Ctrl-C stops the whole tree and nothing is left behind; a child
+that crashes is started again after a backoff (1 s, 2 s, 4 s ... up to 30 s) while the rest
+keeps running.
 """
 
 import argparse
@@ -170,6 +171,7 @@ def main() -> int:
     env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{args.api_port}")
 
     from config.env import env as settings_env  # also reads .env into os.environ
+    from config.workers import EMBEDDED_WORKERS
 
     if "TRUSTED_PROXIES" not in os.environ:
         # The UI's server forwards every browser request to the API from loopback, naming the
@@ -197,12 +199,10 @@ def main() -> int:
         _manage(env, "migrate", "--no-input", "-v", "0")
         _manage(env, "bootstrap_admin")
         celery = [str(VENV_BIN / "celery"), "-A", "config"]
-        supervisor.spawn(
-            "worker",
-            [*celery, "worker", "-Q", "ingest,light", "--concurrency", "1", "-l", "INFO"],
-            cwd=BACKEND,
-            env=env,
-        )
+        for worker in EMBEDDED_WORKERS:  # crawls and small sources each have their own
+            supervisor.spawn(
+                f"worker {worker.name}", worker.argv(celery, "-l", "INFO"), cwd=BACKEND, env=env
+            )
         supervisor.spawn("beat", [*celery, "beat", "-l", "WARNING"], cwd=BACKEND, env=env)
         if _has_discord_bots(env):
             # A rejected token stops the bots, not the platform (the listener says why).

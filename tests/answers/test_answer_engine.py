@@ -10,6 +10,7 @@ import pytest
 from django.core.cache import cache
 from openguru.answers import engine
 from openguru.answers.models import OutOfContextQuestion, Question
+from openguru.answers.providers import providers_for
 from openguru.answers.selectors import question_slug_for
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.sources.models import DataSource
@@ -330,7 +331,8 @@ def test_closing_the_stream_cancels_the_understanding_call(python_guru, llm_serv
     llm_server.call_ms = 400
 
     async def first_token_then_close() -> list[asyncio.Task]:
-        stream = engine.ask(engine.AskRequest(guru=python_guru, question=IN_SCOPE, mode="fast"))
+        request = engine.AskRequest(guru=python_guru, question=IN_SCOPE, mode="fast")
+        stream = engine.ask(request, providers_for(python_guru))
         async for event in stream:
             if event.name == "delta":
                 break

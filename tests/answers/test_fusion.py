@@ -12,6 +12,8 @@ from openguru.answers.fusion import (
 )
 from openguru.providers.vectorstore.base import SearchHit
 
+pytestmark = pytest.mark.fast
+
 RRF = FusionSettings(method="rrf", dense_weight=0.8, bm25_weight=1.0)
 CONVEX = FusionSettings(method="convex", dense_weight=0.8, bm25_weight=1.0)
 

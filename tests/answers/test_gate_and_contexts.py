@@ -7,6 +7,8 @@ from openguru.answers.fusion import Candidate
 from openguru.answers.gate import trust_gate
 from openguru.providers.vectorstore.base import SearchHit
 
+pytestmark = pytest.mark.fast
+
 
 def candidate(
     relevance: float,

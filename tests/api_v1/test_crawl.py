@@ -225,3 +225,22 @@ def test_a_key_is_required_and_only_staff_keys_start_or_stop(
     assert refused.status_code == 403
     assert refused.json()["code"] == "permission_denied"
     assert site.requested_paths() == []
+
+
+def test_the_console_crawls_with_its_signed_in_session(
+    guru: Guru, site: DocsSite, django_user_model: Any
+) -> None:
+    console = APIClient(enforce_csrf_checks=True)
+    console.force_login(django_user_model.objects.create_user("maintainer", is_staff=True))
+    console.get("/api/auth/session/")  # sets the csrftoken cookie, as the console does first
+    csrf = {"HTTP_X_CSRFTOKEN": console.cookies["csrftoken"].value}
+
+    assert console.post(f"{BASE}/start/", {"url": site.url + "/"}, format="json").status_code == 403
+    started = console.post(f"{BASE}/start/", {"url": site.url + "/"}, format="json", **csrf)
+    assert started.status_code == 200, started.content
+    status = console.get(f"{BASE}/{started.json()['id']}/status/")
+    assert status.status_code == 200 and status.json()["url"] == site.url + "/"
+
+    reader = APIClient()
+    reader.force_login(django_user_model.objects.create_user("visitor"))
+    assert reader.get(f"{BASE}/{started.json()['id']}/status/").status_code == 403

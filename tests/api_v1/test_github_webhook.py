@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 from git import Repo
+from openguru.answers.providers import providers_for
 from openguru.answers.search import passages_search
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
@@ -85,7 +86,9 @@ def deliver(
 
 
 def zebra_found(guru: Guru) -> bool:
-    passages = passages_search(guru=guru, query="zebra stripes biting flies", limit=5)
+    passages = passages_search(
+        guru=guru, query="zebra stripes biting flies", limit=5, providers=providers_for(guru)
+    )
     return any("Zebra stripes" in passage.text for passage in passages)
 
 

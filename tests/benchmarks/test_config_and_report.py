@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from openguru.benchmarks.config import SECTIONS, WARMUP_QUESTIONS, BenchConfig
+from openguru.benchmarks.config import SECTIONS, SLACK_ONE_AT_A_TIME, WARMUP_QUESTIONS, BenchConfig
 from openguru.benchmarks.report import REPORT_KEYS, build_report, write_report
 from openguru.benchmarks.search import SearchPlan, large_size, projected_seconds
 
@@ -30,6 +30,7 @@ def test_every_asked_question_is_counted_in_advance() -> None:
     levels, modes = config.concurrency_levels, config.concurrency_modes
     expected = WARMUP_QUESTIONS + 2 * config.ttft_questions + sum(levels) * len(modes) + 1
     expected += config.api_stream_questions + config.widget_questions + config.ui_questions
+    expected += 1 + SLACK_ONE_AT_A_TIME + config.slack_events  # a warm-up event, then measured
     assert config.questions_needed() == expected
 
 

@@ -1,7 +1,8 @@
 """One contract for every vector store: what indexing and retrieval rely on.
 
 The Milvus case runs against the real Milvus Lite engine served on a loopback port by the
-session `milvus_server` fixture. Another implementation joins by adding a fixture and a case.
+session `milvus_server` fixture; the memory case needs no server, so it runs in the fast lane.
+Another implementation joins by adding a fixture and a case.
 """
 
 import math
@@ -13,12 +14,16 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.vectorstore.base import ChunkRecord, SearchFilter, VectorStore
+from openguru.providers.vectorstore.memory import MemoryVectorStore
 from openguru.providers.vectorstore.milvus import MilvusVectorStore
 from openguru.providers.vectorstore.milvus_schema import MAX_TEXT_BYTES
 
 DIM = 8
 
-STORE_CASES = [pytest.param("milvus_store", id="milvus")]
+STORE_CASES = [
+    pytest.param("milvus_store", id="milvus"),
+    pytest.param("memory_store", id="memory", marks=pytest.mark.fast),
+]
 
 
 # --- Fixtures ------------------------------------------------------------------------------------
@@ -29,6 +34,11 @@ def milvus_store(milvus_server: str) -> Iterator[MilvusVectorStore]:
     store = MilvusVectorStore(uri=milvus_server, bm25_analyzer="english")
     yield store
     store.close()
+
+
+@pytest.fixture(scope="module")
+def memory_store() -> MemoryVectorStore:
+    return MemoryVectorStore(bm25_analyzer="english")
 
 
 @pytest.fixture(params=STORE_CASES)
@@ -545,3 +555,63 @@ def test_milvus_upsert_into_a_missing_collection_fails(
         milvus_store.upsert(_unique_name(), [_chunk("a")])
 
     assert caught.value.code == ErrorCode.NOT_FOUND
+
+
+# --- Memory specifics ----------------------------------------------------------------------------
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize(("analyzer", "expected"), [("english", ["run"]), ("standard", [])])
+def test_memory_bm25_analyzer_decides_whether_word_forms_match(
+    analyzer: str, expected: list[str]
+) -> None:
+    store = MemoryVectorStore(bm25_analyzer=analyzer)
+    store.create_collection("c", dimension=DIM)
+    store.upsert("c", [_chunk("run", text="running quickly")])
+
+    assert [hit.id for hit in store.search_bm25("c", "runs", limit=5)] == expected
+    assert [hit.id for hit in store.search_bm25("c", "running", limit=5)] == ["run"]
+
+
+@pytest.mark.fast
+def test_memory_bm25_prefers_the_rarer_word_and_the_shorter_text() -> None:
+    store = MemoryVectorStore()
+    store.create_collection("c", dimension=DIM)
+    store.upsert(
+        "c",
+        [
+            _chunk("common", text="install package install"),
+            _chunk("rare", text="install okapi"),
+            _chunk("long", text="okapi " + "filler words here " * 20),
+            _chunk("other", text="unrelated text"),
+        ],
+    )
+
+    hits = store.search_bm25("c", "install okapi", limit=5)
+
+    assert [hit.id for hit in hits][:1] == ["rare"]  # both words, one of them rare
+    assert {hit.id for hit in hits} == {"common", "rare", "long"}
+    long_score = next(hit.score for hit in hits if hit.id == "long")
+    short_okapi = store.search_bm25("c", "okapi", limit=5)
+    assert [hit.id for hit in short_okapi] == ["rare", "long"]
+    assert short_okapi[1].score == pytest.approx(long_score)
+
+
+@pytest.mark.fast
+def test_memory_rejects_what_milvus_rejects() -> None:
+    store = MemoryVectorStore()
+    store.create_collection("c", dimension=DIM)
+    with pytest.raises(DomainError) as other_dimension:
+        store.create_collection("c", dimension=DIM * 2)
+    with pytest.raises(DomainError) as missing:
+        store.upsert("missing", [_chunk("a")])
+    with pytest.raises(DomainError) as long_type:
+        store.upsert("c", [_chunk("a", type="t" * 17)])
+    with pytest.raises(DomainError) as short_vector:
+        store.upsert("c", [_chunk("a", vector=[1.0, 0.0])])
+
+    assert other_dimension.value.code == ErrorCode.CONFLICT
+    assert missing.value.code == ErrorCode.NOT_FOUND
+    assert long_type.value.code == ErrorCode.INVALID_INPUT
+    assert short_vector.value.code == ErrorCode.INVALID_INPUT
+    assert store.count("c") == 0

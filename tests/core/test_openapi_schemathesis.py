@@ -120,6 +120,9 @@ def _same_kind(generated: Any, real: Any) -> bool:
 @pytest.fixture
 def world(live_api, python_guru, settings) -> World:  # noqa: F811
     settings.API_RATE_LIMIT_PER_MINUTE = 0  # hundreds of calls with one key
+    # A Slack app for "Add to Slack": its install link is then an answer, not a 503.
+    settings.SLACK_CLIENT_ID, settings.SLACK_CLIENT_SECRET = "1234.5678", "client-secret"
+    settings.SLACK_SIGNING_SECRET = "signing-secret"
     _, raw = api_key_create(user=admin_token_owner(), name="schemathesis")
     revocable, _ = api_key_create(user=admin_token_owner(), name="to revoke")
     # A staff user's key for /api/v1/, the admin token for the admin endpoints: both always.

@@ -54,10 +54,15 @@ def test_engine_answers_with_the_llm(tmp_path: Path, llm_server, settings) -> No
     # Made-up words no document holds: the gate refuses both, without an answer call.
     assert record["refused_out_of_scope"] == 1.0
     assert record["first_text_ms_p50"] > 0
+    # From the stored decision traces: each answer made its answer and understanding calls.
+    assert record["decisions"] == {"answered/passed_gate": 2, "refused/low_relevance": 2}
+    assert record["llm_calls_mean"] == 1.0 and record["sequential_llm_calls_mean"] == 0.5
+    assert record["prompt_tokens_mean"] > 0
     answered = 2
     assert len(stream_calls(llm_server)) == answered
     markdown = (tmp_path / "reports" / "eval.md").read_text()
     assert "## Answers through the answer engine" in markdown
+    assert "tinyset: answered/passed_gate 2, refused/low_relevance 2" in markdown
 
     # A rerun answers anew: the answer cache of the evaluation guru is emptied first.
     llm_server.reset()

@@ -12,6 +12,8 @@ from openguru.evaluation.metrics import (
     summarize,
 )
 
+pytestmark = pytest.mark.fast
+
 
 def test_ndcg_with_graded_relevance() -> None:
     # DCG = 1/log2(2) + 0 + 2/log2(4) = 2; ideal order (2, 1): 2/log2(2) + 1/log2(3).

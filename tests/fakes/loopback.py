@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar, Self
+from urllib.parse import parse_qs
 
 
 def free_port() -> int:
@@ -160,6 +161,8 @@ class FakeHandler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length else b""
         if not raw:
             return {}
+        if self.headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
+            return {key: values[-1] for key, values in parse_qs(raw.decode()).items()}
         try:
             body = json.loads(raw)
         except ValueError as error:

@@ -16,6 +16,12 @@ Knobs for tests and benchmarks:
 - `hold_next_embedding()`: the next embeddings request waits until the returned Event is set,
   which proves without any clock what a client sends while it waits for an embedding.
 - `cut_streams_after = n`: streams drop the connection after n events (a failure mid-answer).
+- `fail_model(model, ModelFailure(...))`: calls naming that model fail (an HTTP error, a hang
+  past the client's timeout, a stream cut after n events) while other models answer: a primary
+  model that is down beside its fallback on the same server.
+- `add_unsupported_every = n`: every n-th answer (not JSON) ends with `UNSUPPORTED_SENTENCE`,
+  which no context says; the grounding check's call is answered by `grounding_judge`, claim by
+  claim from the words the contexts hold, so that sentence is labelled "unsupported".
 - `requests` / `call_count`: the request log (path, JSON body, headers) and the call count.
 
 Standalone: `python -m tests.fakes.openai_server --port 8099 --call-ms 300 --token-ms 20`.
@@ -32,8 +38,15 @@ import struct
 import threading
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import islice
 from typing import Any, ClassVar
 
+from tests.fakes.grounding_judge import (
+    UNSUPPORTED_SENTENCE,
+    grounding_verdicts,
+    is_grounding_call,
+)
 from tests.fakes.loopback import (
     FakeHandler,
     HttpFailure,
@@ -179,6 +192,16 @@ def deterministic_vector(text: str, dimension: int) -> list[float]:
 # ---------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ModelFailure:
+    """How the calls naming one model fail: first `hang_seconds` of silence, then an HTTP error
+    `status`, or (streams) the line dropped after `cut_after_events` events."""
+
+    status: int | None = None
+    hang_seconds: float = 0.0
+    cut_after_events: int | None = None
+
+
 class FakeOpenAIServer(LoopbackApp):
     error_statuses: ClassVar[Mapping[int, str]] = {
         400: "Invalid request.",
@@ -203,15 +226,33 @@ class FakeOpenAIServer(LoopbackApp):
         api_key: str | None = None,
         reject_json_schema: bool = False,
         fixed_call: bool = False,
+        add_unsupported_every: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(**options)
         self.fixed_call = fixed_call
+        self.add_unsupported_every = add_unsupported_every
+        self._answers = 0  # answer (not JSON) calls, for `add_unsupported_every`
         self.dimension = dimension
         self.models = models
         self.api_key = api_key
         self.reject_json_schema = reject_json_schema
         self._embedding_hold: threading.Event | None = None
+        self._model_failures: dict[str, ModelFailure] = {}
+
+    def reset(self) -> None:
+        super().reset()
+        with self._lock:
+            self._model_failures.clear()
+            self._answers = 0
+
+    def fail_model(self, model: str, failure: ModelFailure | None) -> None:
+        """Calls naming `model` fail as `failure` says (None: they answer again)."""
+        with self._lock:
+            if failure is None:
+                self._model_failures.pop(model, None)
+            else:
+                self._model_failures[model] = failure
 
     def hold_next_embedding(self) -> threading.Event:
         hold = threading.Event()
@@ -255,11 +296,20 @@ class FakeOpenAIServer(LoopbackApp):
             raise HttpFailure(400, "'messages' must be a non-empty array.")
         text = self._chat_text(body, messages)
         model = str(body.get("model") or self.models[0])
+        failure = self._model_failures.get(model)
+        if failure is not None:
+            self._sleep(failure.hang_seconds * 1000)
+            if failure.status is not None:
+                message = self.error_statuses.get(failure.status, f"Injected {failure.status}.")
+                raise HttpFailure(failure.status, message)
         prompt_tokens = sum(count_words(str(m.get("content", ""))) for m in messages)
         if body.get("stream"):
             options = body.get("stream_options") or {}
             include_usage = bool(options.get("include_usage"))
             events = self._chat_events(model, text, prompt_tokens, include_usage)
+            if failure is not None and failure.cut_after_events is not None:
+                _send_cut_stream(handler, islice(events, failure.cut_after_events))
+                return
             # Event 0 is the role chunk; with a fixed call the first token comes with it.
             handler.send_sse(events, self.token_ms / 1000, together=2 if self.fixed_call else 1)
             return
@@ -280,6 +330,8 @@ class FakeOpenAIServer(LoopbackApp):
         if response_format.get("type") == "json_schema":
             if self.reject_json_schema:
                 raise HttpFailure(400, "response_format.type 'json_schema' is not supported.")
+            if is_grounding_call(body):
+                return json.dumps(grounding_verdicts(question))
             schema = response_format.get("json_schema", {}).get("schema") or {}
             return json.dumps(example_for_schema(schema, first_sentence(question), schema))
         if response_format.get("type") == "json_object":
@@ -288,7 +340,13 @@ class FakeOpenAIServer(LoopbackApp):
             if schema is None:
                 return json.dumps({"answer": fake_answer("\n".join(contents), question)})
             return json.dumps(example_for_schema(schema, first_sentence(question), schema))
-        return fake_answer("\n".join(contents), question)
+        return self._with_unsupported(fake_answer("\n".join(contents), question))
+
+    def _with_unsupported(self, answer: str) -> str:
+        with self._lock:
+            self._answers += 1
+            add = self.add_unsupported_every and self._answers % self.add_unsupported_every == 0
+        return f"{answer} {UNSUPPORTED_SENTENCE}" if add else answer
 
     @staticmethod
     def _chat_completion(model: str, text: str, prompt_tokens: int) -> dict[str, Any]:
@@ -388,6 +446,19 @@ def _encode(vector: list[float], as_base64: bool) -> list[float] | str:
     if not as_base64:
         return vector
     return base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
+
+
+def _send_cut_stream(handler: FakeHandler, events: Iterator[str]) -> None:
+    """A chunked event stream whose line drops after `events`: no terminating chunk."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/event-stream")
+    handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+    for event in events:
+        data = event.encode()
+        handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+    handler.wfile.flush()
+    handler.close_connection = True
 
 
 def make_openai_server_fixture(scope: str = "function", **options: Any) -> Any:

@@ -1,12 +1,16 @@
 """A loopback stand-in for the Slack Web API (`chat.postMessage`, `chat.update`,
 `chat.postEphemeral`): it checks the bot token, records each call and answers as Slack does,
-`{"ok": true, "ts": …}`. Point `SLACK_API_URL` at `api_url`."""
+`{"ok": true, "ts": …}`; and `oauth.v2.access`, which trades an install's one-time code for a
+workspace's bot token when the app's client id and secret (HTTP Basic) are right. Point
+`SLACK_API_URL` at `api_url`."""
 
 from __future__ import annotations
 
+import base64
 import itertools
 import re
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -18,10 +22,24 @@ from tests.fakes.loopback import FakeHandler, HttpFailure, LoopbackApp, Route
 class SlackCall:
     method: str  # "chat.postMessage", "chat.update", "chat.postEphemeral"
     body: dict[str, Any]
+    ts: str = ""  # the message's ts, as answered (new for a post, the edited one for an update)
+    at: float = 0.0  # time.monotonic() when the call arrived
+
+
+@dataclass(frozen=True)
+class OAuthGrant:
+    """What Slack hands out for one install code."""
+
+    team_id: str
+    team_name: str
+    bot_token: str
+    bot_user_id: str = "U0BOT"
 
 
 class FakeSlackServer(LoopbackApp):
     error_statuses: ClassVar[Mapping[int, str]] = {}
+    # The Slack app's credentials, and the codes its consent page has issued.
+    client_id, client_secret = "1234.5678", "app-client-secret"
 
     def __init__(self, *, token: str, **options: Any) -> None:
         super().__init__(**options)
@@ -29,6 +47,7 @@ class FakeSlackServer(LoopbackApp):
         self.calls: list[SlackCall] = []
         self._ts = itertools.count(1)
         self._calls_lock = threading.Lock()
+        self.codes: dict[str, OAuthGrant] = {}
 
     @property
     def api_url(self) -> str:
@@ -36,7 +55,10 @@ class FakeSlackServer(LoopbackApp):
 
     def routes(self) -> list[tuple[str, re.Pattern[str], Route]]:
         method = re.compile(r"/api/(chat\.postMessage|chat\.update|chat\.postEphemeral)")
-        return [("POST", method, self._chat)]
+        return [
+            ("POST", method, self._chat),
+            ("POST", re.compile(r"/api/oauth\.v2\.access"), self._oauth),
+        ]
 
     def error_body(self, status: int, message: str) -> object:
         return {"ok": False, "error": message}
@@ -51,7 +73,32 @@ class FakeSlackServer(LoopbackApp):
             return
         if not body.get("channel"):
             raise HttpFailure(200, "channel_not_found")
+        arrived = time.monotonic()
         with self._calls_lock:
-            self.calls.append(SlackCall(match.group(1), body))
-        ts = body.get("ts") or f"1700000000.{next(self._ts):06d}"
+            ts = body.get("ts") or f"1700000000.{next(self._ts):06d}"
+            self.calls.append(SlackCall(match.group(1), body, ts=ts, at=arrived))
         handler.send_json(200, {"ok": True, "channel": body["channel"], "ts": ts})
+
+    def _oauth(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
+        expected = base64.b64encode(f"{self.client_id}:{self.client_secret}".encode()).decode()
+        if handler.headers.get("Authorization") != f"Basic {expected}":
+            handler.send_json(200, {"ok": False, "error": "invalid_client_id"})
+            return
+        grant = self.codes.pop(str(body.get("code", "")), None)  # a code works once
+        if grant is None:
+            handler.send_json(200, {"ok": False, "error": "invalid_code"})
+            return
+        handler.send_json(
+            200,
+            {
+                "ok": True,
+                "access_token": grant.bot_token,
+                "token_type": "bot",
+                "scope": "app_mentions:read,chat:write",
+                "bot_user_id": grant.bot_user_id,
+                "app_id": "A0APP",
+                "team": {"id": grant.team_id, "name": grant.team_name},
+                "enterprise": None,
+                "is_enterprise_install": False,
+            },
+        )

@@ -5,14 +5,10 @@ from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 
-from tests.integration.worker import celery_worker, purge, send_task, wait_until
+from tests.integration.worker import BROKERS, celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-BROKERS = {
-    "redis": "redis://127.0.0.1:6379/7",
-    "rabbitmq": "amqp://guest:guest@127.0.0.1:5672//",
-}
 TEXT = "\n\n".join(
     f"## Topic {i}\n\nParagraph {i} explains widget number {i} and how it spins." for i in range(12)
 )

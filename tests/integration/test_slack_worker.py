@@ -12,8 +12,7 @@ from openguru.integrations.services import admin_token_owner
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.fakes.slack_server import FakeSlackServer
-from tests.integration.test_celery_worker import BROKERS
-from tests.integration.worker import celery_worker, purge, send_task, wait_until
+from tests.integration.worker import BROKERS, celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -10,8 +10,7 @@ from django.utils import timezone
 from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 
-from tests.integration.test_celery_worker import BROKERS
-from tests.integration.worker import celery_worker, purge, send_task, wait_until
+from tests.integration.worker import BROKERS, celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

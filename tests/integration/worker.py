@@ -10,10 +10,16 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from celery import Celery
+from config.workers import EMBEDDED_WORKERS, WorkerSpec
 from django.conf import settings
 from django.db import connection
 
 BACKEND = Path(__file__).resolve().parents[2] / "backend"
+# The brokers real-worker tests use; overridable so two test runs on one machine (each with
+# its own Redis database and RabbitMQ vhost) never take each other's messages.
+REDIS_BROKER = os.environ.get("OPENGURU_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
+AMQP_BROKER = os.environ.get("OPENGURU_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+BROKERS = {"redis": REDIS_BROKER, "rabbitmq": AMQP_BROKER}
 
 
 def test_database_url() -> str:
@@ -38,30 +44,57 @@ def worker_env(broker_url: str, **extra: str) -> dict[str, str]:
     }
 
 
+CELERY = (sys.executable, "-m", "celery", "-A", "config")
+# One worker for every queue: what most real-worker tests need.
+EVERY_QUEUE = WorkerSpec("all", ("ingest", "light"))
+
+
+def _start_worker(
+    spec: WorkerSpec, broker_url: str, log_file: str, extra: dict[str, str]
+) -> subprocess.Popen:
+    argv = spec.argv(
+        CELERY, "--pool", "prefork", "-l", "INFO", "--without-gossip", "--without-mingle",
+        "--without-heartbeat", *(["--logfile", log_file] if log_file else []),
+    )  # fmt: skip
+    return subprocess.Popen(
+        argv, cwd=BACKEND, env=worker_env(broker_url, **extra), start_new_session=True
+    )
+
+
+def _stop_worker(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 @contextmanager
 def celery_worker(
     broker_url: str, *, log_file: str = "", **extra: str
 ) -> Iterator[subprocess.Popen]:
     connection.close()  # the worker must see committed rows, not our open transaction
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "ingest,light",
-         "--concurrency", "1", "--pool", "prefork", "-l", "INFO", "--without-gossip",
-         "--without-mingle", "--without-heartbeat",
-         *(["--logfile", log_file] if log_file else [])],
-        cwd=BACKEND,
-        env=worker_env(broker_url, **extra),
-        start_new_session=True,
-    )  # fmt: skip
+    process = _start_worker(EVERY_QUEUE, broker_url, log_file, extra)
     try:
         yield process
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        _stop_worker(process)
+
+
+@contextmanager
+def embedded_workers(broker_url: str, **extra: str) -> Iterator[list[subprocess.Popen]]:
+    """The workers `make run` starts (`config/workers.py`), each on its own queues."""
+    connection.close()
+    processes: list[subprocess.Popen] = []
+    try:
+        for spec in EMBEDDED_WORKERS:
+            processes.append(_start_worker(spec, broker_url, "", extra))
+        yield processes
+    finally:
+        for process in processes:
+            _stop_worker(process)
 
 
 def _client_app(broker_url: str) -> Celery:

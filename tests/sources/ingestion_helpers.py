@@ -32,7 +32,6 @@ SOURCES = f"/api/gurus/{SLUG}/sources/"
 ANIMALS = ("aardvark", "bison", "cheetah", "dingo")
 PDF_TITLE = "Field Guide to Savanna Animals"
 AUTHOR = Actor("Test Author", "author@example.com")
-REDIS_BROKER = "redis://127.0.0.1:6379/7"
 # What must never reach an admin's screen: stack traces, exception names, paths, tool output.
 TECHNICAL_WORDS = re.compile(
     r"traceback|exception|errno|stderr|fatal:|\b[A-Za-z]+Error\b|\.py\b|pypdf|/tmp/"

@@ -14,6 +14,8 @@ from openguru.sources.loaders.base import Document
 from pytest_django.fixtures import Settings
 from tokenizers import Tokenizer
 
+pytestmark = pytest.mark.fast
+
 PAGE = "https://docs.example.org/3/reference/compound_stmts.html"
 REPO_FILE = "https://github.com/acme/widgets/blob/main/src/widgets/core.py"
 

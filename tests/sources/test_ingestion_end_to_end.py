@@ -17,11 +17,10 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from tests.fakes.youtube_server import TALK_ID, TALK_TITLE, FakeYouTubeServer
-from tests.integration.worker import celery_worker, purge, send_task, wait_until
+from tests.integration.worker import REDIS_BROKER, celery_worker, purge, send_task, wait_until
 from tests.sources.ingestion_helpers import (
     ANIMALS,
     PDF_TITLE,
-    REDIS_BROKER,
     add,
     best_bm25_hit,
     chunks_of,

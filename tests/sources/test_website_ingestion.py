@@ -14,7 +14,7 @@ from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 
 from tests.fakes.docs_site import SMALL_DOCS, DocsSite
-from tests.integration.worker import celery_worker, purge, send_task, wait_until
+from tests.integration.worker import AMQP_BROKER, celery_worker, purge, send_task, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -110,7 +110,7 @@ def test_a_worker_killed_mid_crawl_resumes_without_loss_or_duplicates(site):
     source = DataSource.objects.create(
         guru=guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
     )
-    broker = "amqp://guest:guest@127.0.0.1:5672//"
+    broker = AMQP_BROKER
     purge(broker)
 
     def row() -> DataSource:

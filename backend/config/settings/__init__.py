@@ -6,16 +6,10 @@ from .answers import *  # noqa: F403
 from .bots import *  # noqa: F403
 from .celery import *  # noqa: F403
 from .ingestion import *  # noqa: F403
+from .observability import *  # noqa: F403
 from .openapi import *  # noqa: F403
 from .providers import *  # noqa: F403
-
-DEBUG = env.bool("DJANGO_DEBUG", default=False)
-# Only used when no secret is configured: embedded, loopback-only runs. Production must set one.
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="openguru-insecure-loopback-only-key")
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
-CSRF_TRUSTED_ORIGINS = env.list(
-    "DJANGO_CSRF_TRUSTED_ORIGINS", default=["http://127.0.0.1:3000", "http://localhost:3000"]
-)
+from .security import *  # noqa: F403
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -28,6 +22,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_guid",
     "openguru.core",
     "openguru.gurus",
     "openguru.sources",
@@ -38,7 +33,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First, so a preflight is answered before anything else looks at it.
+    # Outermost: counts and times every response, the ones below answer too.
+    "openguru.core.metrics_http.http_metrics",
+    # The request id (X-Request-ID) for log lines and the tasks the request enqueues.
+    "django_guid.middleware.guid_middleware",
+    # Before the rest, so a preflight is answered before anything else looks at it.
     "openguru.integrations.cors.WidgetCorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -51,6 +50,8 @@ MIDDLEWARE = [
 # The public answer endpoints skip MIDDLEWARE under ASGI (openguru/core/asgi.py): they use no
 # session, user, messages or CSRF token, and each sync middleware costs thread hops there.
 ANSWER_MIDDLEWARE = [
+    "openguru.core.metrics_http.http_metrics",
+    "django_guid.middleware.guid_middleware",
     "openguru.integrations.cors.WidgetCorsMiddleware",  # the widget's ask streams from here
     "openguru.core.asgi.api_security_headers",
 ]
@@ -159,19 +160,4 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
     ],
     "UNAUTHENTICATED_USER": None,
-}
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {
-        "httpx": {"level": "WARNING"},
-        "urllib3": {"level": "WARNING"},
-        # The MCP server runs a session manager per request (api_v1/mcp_server.py): its
-        # start and stop would be two INFO lines for every MCP request.
-        "mcp.server.streamable_http_manager": {"level": "WARNING"},
-    },
 }

@@ -11,6 +11,12 @@ ASK_RATE_LIMIT_PER_MINUTE = env.int("ASK_RATE_LIMIT_PER_MINUTE", default=30)
 # public ask endpoints and the widget; a guru may set its own. 0: no limit.
 ANONYMOUS_ASKS_PER_HOUR = env.int("ANONYMOUS_ASKS_PER_HOUR", default=30)
 ANONYMOUS_ASKS_PER_DAY = env.int("ANONYMOUS_ASKS_PER_DAY", default=100)
+# Load shedding (answers/admission.py), per server process: at most this many answers at once
+# on every channel, from the ask to the stream's end (0: no limit); up to ANSWER_MAX_QUEUED more
+# wait up to ANSWER_QUEUE_WAIT_SECONDS for one to end; the rest get 503 `overloaded` at once.
+ANSWER_MAX_IN_FLIGHT = env.int("ANSWER_MAX_IN_FLIGHT", default=32)
+ANSWER_MAX_QUEUED = env.int("ANSWER_MAX_QUEUED", default=16)
+ANSWER_QUEUE_WAIT_SECONDS = env.float("ANSWER_QUEUE_WAIT_SECONDS", default=2.0)
 # Requests per minute per API key on /api/v1/ (0: unlimited).
 API_RATE_LIMIT_PER_MINUTE = env.int("API_RATE_LIMIT_PER_MINUTE", default=60)
 # API answers are shorter than the web UI's: the answer prompt asks for at most this many words.
@@ -18,6 +24,10 @@ ANSWER_SHORT_MAX_WORDS = env.int("ANSWER_SHORT_MAX_WORDS", default=150)
 # Addresses or networks of the reverse proxies whose X-Real-IP header names the client (our
 # nginx); from any other peer the header is ignored. Empty: the peer address is the client.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+# With an LLM, each saved answer's claims are checked against its sources afterwards (one more
+# LLM call, on the light queue; answers/grounding.py) and its trust score lowered for claims
+# they do not back.
+ANSWER_GROUNDING = env.bool("ANSWER_GROUNDING", default=True)
 # Hybrid fusion (answers/fusion.py), settled by `make eval`: rrf | convex.
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="rrf")
 # convex: the dense share w of w * dense + (1 - w) * bm25 (normalised scores).
@@ -26,3 +36,9 @@ RETRIEVAL_DENSE_WEIGHT = env.float("RETRIEVAL_DENSE_WEIGHT", default=0.8)
 # BM25's best score stands above its tenth (answers/fusion.py; ahead of every fixed weight on
 # the dev sets); a number fixes it (1.0 = plain RRF, 0.3 the best fixed weight).
 RETRIEVAL_BM25_WEIGHT = env.str("RETRIEVAL_BM25_WEIGHT", default="auto")
+# Golden sets (evaluation/golden.py): a run after a re-index is flagged when recall@5 fell, or
+# the refusal rate rose, by more than this since the previous run (fractions of the questions).
+GOLDEN_RECALL_DROP_MARGIN = env.float("GOLDEN_RECALL_DROP_MARGIN", default=0.1)
+GOLDEN_REFUSAL_RISE_MARGIN = env.float("GOLDEN_REFUSAL_RISE_MARGIN", default=0.1)
+# A queued or running golden run untouched this long (its worker died) no longer blocks the next.
+GOLDEN_RUN_STALE_MINUTES = env.int("GOLDEN_RUN_STALE_MINUTES", default=30)

@@ -12,3 +12,17 @@ BOT_EDIT_INTERVAL_SECONDS = env.float("BOT_EDIT_INTERVAL_SECONDS", default=1.0)
 # The Discord HTTP API the listener calls (a stand-in in tests); its gateway address comes
 # from there.
 DISCORD_API_URL = env.str("DISCORD_API_URL", default="https://discord.com/api/v10")
+# Slack's OAuth install ("Add to Slack"): the app's client id and secret and its signing secret,
+# which then signs the events of every workspace that installs it. Empty: install by pasting a
+# bot token and signing secret instead.
+SLACK_CLIENT_ID = env.str("SLACK_CLIENT_ID", default="")
+SLACK_CLIENT_SECRET = env.str("SLACK_CLIENT_SECRET", default="")
+SLACK_SIGNING_SECRET = env.str("SLACK_SIGNING_SECRET", default="")
+SLACK_AUTHORIZE_URL = env.str("SLACK_AUTHORIZE_URL", default="https://slack.com/oauth/v2/authorize")
+SLACK_BOT_SCOPES = env.list(
+    "SLACK_BOT_SCOPES",
+    default=["app_mentions:read", "chat:write", "channels:history", "groups:history", "im:history"],
+)
+# Where Slack sends the admin back after the install; empty: this server's own
+# /api/slack/oauth/ as the request reached it.
+SLACK_REDIRECT_URI = env.str("SLACK_REDIRECT_URI", default="")

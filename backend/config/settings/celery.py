@@ -33,8 +33,10 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # must outlast the longest task, or a long ingestion would be started a second time.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
 CELERY_TASK_DEFAULT_QUEUE = "light"
-# Indexing is heavy and long; summaries and beat's bookkeeping go to the light queue.
-CELERY_TASK_ROUTES = {"openguru.sources.tasks.source_process_task": {"queue": "ingest"}}
+# Website crawls go to the "ingest" queue; every other source, the summaries and beat's
+# bookkeeping to "light", each queue with a worker of its own (config/workers.py), so a small
+# source never waits behind a long crawl (openguru/sources/routing.py says why).
+CELERY_TASK_ROUTES = ("openguru.sources.routing.route_source_task",)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 
@@ -45,6 +47,9 @@ STUCK_PROCESSING_MINUTES = env.int("STUCK_PROCESSING_MINUTES", default=30)
 # (then it stays queued and beat sends it again later).
 SOURCE_BUSY_RETRY_SECONDS = env.int("SOURCE_BUSY_RETRY_SECONDS", default=15)
 SOURCE_BUSY_MAX_WAITS = env.int("SOURCE_BUSY_MAX_WAITS", default=240)
+# Beat resends a queued source nothing touched for this long: its message was lost (the broker
+# was down when it was added) or it gave up waiting behind its guru.
+SOURCE_PENDING_QUIET_MINUTES = env.float("SOURCE_PENDING_QUIET_MINUTES", default=10)
 
 CELERY_BEAT_SCHEDULE = {
     "pick-up-new-sources": {

@@ -37,6 +37,8 @@ RERANK_API_URL = env.str("RERANK_API_URL", default="")
 RERANK_API_KEY = env.str("RERANK_API_KEY", default="")
 
 # --- Vector store
+# milvus | memory (in this process only: tests and the fast test lane, `make test-fast`)
+VECTOR_STORE = env.str("VECTOR_STORE", default="milvus")
 # Unset: `make run` starts the embedded Milvus Lite server on this loopback address.
 MILVUS_URI = env.str("MILVUS_URI", default="http://127.0.0.1:19530")
 MILVUS_TOKEN = env.str("MILVUS_TOKEN", default="")

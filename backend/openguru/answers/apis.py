@@ -20,10 +20,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.answers.engine import AskRequest, ask
+from openguru.answers.admission import admitted_ask
+from openguru.answers.engine import AskRequest
 from openguru.answers.events import AnswerEvent
 from openguru.answers.groundwork import ANSWER_MODES
 from openguru.answers.models import Binge, Question
+from openguru.answers.providers import providers_for
 from openguru.answers.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
 from openguru.answers.site import question_page_extras
@@ -105,14 +107,15 @@ async def _stream(
 @require_POST
 async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpResponse | JsonResponse:
     """POST {"question"} -> text/event-stream: meta, delta..., done | error."""
+    # An answer that fails before its first event (the vector store is down, the server is
+    # overloaded) is a plain JSON error with its status; once the stream has started, errors
+    # are `error` events.
     try:
         ask_request = await _prepare(request, slug, Question.Source.USER)
+        events = admitted_ask(ask_request, providers_for(ask_request.guru))
+        first = await anext(events)
     except DomainError as exc:
         return _error(exc)
-    # An answer that fails before its first event (the vector store is down, say) is a plain
-    # JSON error with its status; once the stream has started, errors are `error` events.
-    events = ask(ask_request)
-    first = await anext(events)
     if first.name == "error":
         await events.aclose()
         return _error(DomainError(ErrorCode(first.data["code"]), first.data["msg"]))
@@ -127,17 +130,17 @@ async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpRespons
 @require_POST
 async def answer_json(request: HttpRequest, slug: str) -> JsonResponse:
     """POST {"question"} -> the whole answer as one JSON object (for scripts and bots)."""
+    result: dict[str, Any] = {}
     try:
         ask_request = await _prepare(request, slug, Question.Source.USER)
+        async for event in admitted_ask(ask_request, providers_for(ask_request.guru)):
+            if event.name == "error":
+                status = DomainError(ErrorCode(event.data["code"]), "").http_status
+                return JsonResponse(event.data, status=status if status >= 400 else 500)
+            if event.name in ("meta", "done"):
+                result.update(event.data)
     except DomainError as exc:
         return _error(exc)
-    result: dict[str, Any] = {}
-    async for event in ask(ask_request):
-        if event.name == "error":
-            status = DomainError(ErrorCode(event.data["code"]), "").http_status
-            return JsonResponse(event.data, status=status if status >= 400 else 500)
-        if event.name in ("meta", "done"):
-            result.update(event.data)
     return JsonResponse(result)
 
 
@@ -157,6 +160,23 @@ REFERENCE_EXAMPLE = {
     "link": "https://docs.python.org/3/library/venv.html",
     "icon": "web",
 }
+GROUNDING_EXAMPLE = {
+    "status": "checked",
+    "reason": "",
+    "claims": [
+        {
+            "text": "Create one with python -m venv myenv.",
+            "verdict": "supported",
+            "context_ids": [1],
+        }
+    ],
+    "unsupported": 0,
+    "partly": 0,
+    "contexts": [{"id": 1, "title": "Virtual environments", "link": REFERENCE_EXAMPLE["link"]}],
+    "model": "gpt-4o-mini",
+    "content_digest": "3f1c9a0b2d4e5f60",
+    "trust_before": 0.82,
+}
 QUESTION_EXAMPLE = {
     "slug": "how-do-i-create-a-virtual-environment",
     "question": "How do I create a virtual environment?",
@@ -166,6 +186,7 @@ QUESTION_EXAMPLE = {
     "references": [REFERENCE_EXAMPLE],
     "trust_score": 0.82,
     "extractive": False,
+    "grounding": GROUNDING_EXAMPLE,
     "binge_id": None,
     "parent_slug": None,
     "created_at": "2025-01-01T12:00:00Z",
@@ -175,6 +196,14 @@ QUESTION_EXAMPLE = {
 
 class QuestionOutput(serializers.ModelSerializer):
     references = ReferencesField()
+    grounding = serializers.DictField(
+        allow_null=True,
+        help_text="The answer's claims checked against its sources after it was saved: status "
+        "(checked, unchecked, skipped), claims [{text, verdict (supported, partly, "
+        "unsupported), context_ids}], unsupported and partly counts, the numbered contexts, "
+        "and trust_before (the trust score before unsupported claims lowered it). Null until "
+        "checked, or when answers are made without an LLM.",
+    )
     binge_id = serializers.UUIDField(allow_null=True)
     parent_slug = serializers.SlugField(source="parent.slug", allow_null=True, default=None)
 
@@ -182,7 +211,8 @@ class QuestionOutput(serializers.ModelSerializer):
         model = Question
         fields = [
             "slug", "question", "user_question", "content", "description", "references",
-            "trust_score", "extractive", "binge_id", "parent_slug", "created_at", "updated_at",
+            "trust_score", "extractive", "grounding", "binge_id", "parent_slug", "created_at",
+            "updated_at",
         ]  # fmt: skip
 
 

@@ -10,14 +10,12 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from openguru.answers.models import Binge, Question
+from openguru.answers.providers import Providers
 from openguru.answers.retrieval import RetrievalResult, answer_mode, retrieve
 from openguru.answers.selectors import binge_history, question_find_same, question_find_similar
 from openguru.answers.trace import Clock
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
-from openguru.providers.embeddings.factory import get_embedder
-from openguru.providers.rerank.factory import get_reranker
-from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.selectors import source_types
 
 ANSWER_MODES = ("default", "fast")  # fast: one LLM round trip before the first token
@@ -65,7 +63,7 @@ OnSearching = Callable[[list[str]], None]  # gets the binge's earlier questions
 
 
 def groundwork_gather(
-    *, request: AskRequest, clock: Clock, on_searching: OnSearching
+    *, request: AskRequest, providers: Providers, clock: Clock, on_searching: OnSearching
 ) -> Groundwork:
     """Blocking: run it in a worker thread. `on_searching` is called (from that thread) once the
     searches are under way, never when an earlier answer is reused."""
@@ -96,15 +94,14 @@ def groundwork_gather(
                 min_similarity=work.platform.similar_question_threshold,
             )
 
-    reranker = get_reranker()
     work.retrieval = retrieve(
         collection=request.guru.collection_name,
         queries=_query_variants(request, work, earlier),
-        mode=answer_mode(reranker),
+        mode=answer_mode(providers.reranker),
         limit=settings.RETRIEVAL_CANDIDATES,
-        embedder=get_embedder(),
-        store=get_vector_store(),
-        reranker=reranker,
+        embedder=providers.embedder,
+        store=providers.store,
+        reranker=providers.reranker,
         while_searching=find_similar,
         on_started=lambda: on_searching(earlier),
     )

@@ -59,6 +59,9 @@ class Question(TimeStampedModel):
     # Suggested next questions (the widget's follow-up examples), made once per answer by the
     # LLM; None: not made yet (a regenerated answer clears them).
     follow_up_examples = models.JSONField(null=True, blank=True)
+    # The claims checked against the answer's contexts after it was saved (answers/grounding.py
+    # says the shape); None: not checked (yet), or no check is made (no LLM).
+    grounding = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -45,6 +45,9 @@ class RetrievalResult:
     query_vector: list[float] | None = None  # the first query's embedding, when computed
     list_weights: dict[str, float] = field(default_factory=dict)  # rrf: what each ranking counted
     queries: list[str] = field(default_factory=list)  # the variants searched, in label order
+    # Each ranking as the store returned it, (chunk id, score) best first, for the trace.
+    rankings: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    fusion: str = ""  # the fusion method: rrf | convex
 
 
 def _fill_cosine(candidates: list[Candidate], query_vector: np.ndarray, model: str) -> None:
@@ -136,6 +139,8 @@ def retrieve(
         # one ranking alone (dense or BM25 mode) was not weighed against anything
         list_weights={k: round(w, 3) for k, w in weights.items()} if len(ranked) > 1 else {},
         queries=queries,
+        rankings={label: [(hit.id, hit.score) for hit in hits] for label, hits in ranked},
+        fusion=fusion.method,
     )
 
 

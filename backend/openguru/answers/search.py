@@ -7,11 +7,9 @@ from django.conf import settings
 
 from openguru.answers.context import build_contexts
 from openguru.answers.engine import check_index_model
+from openguru.answers.providers import Providers
 from openguru.answers.retrieval import answer_mode, retrieve
 from openguru.gurus.models import Guru
-from openguru.providers.embeddings.factory import get_embedder
-from openguru.providers.rerank.factory import get_reranker
-from openguru.providers.vectorstore.factory import get_vector_store
 
 MAX_SEARCH_RESULTS = 50
 
@@ -24,18 +22,19 @@ class Passage:
     score: float  # relevance in [0, 1]: the reranker's, else the cosine similarity
 
 
-def passages_search(*, guru: Guru, query: str, limit: int = 10) -> list[Passage]:
+def passages_search(
+    *, guru: Guru, query: str, providers: Providers, limit: int = 10
+) -> list[Passage]:
     """Blocking. The best `limit` passages, chunks of one section merged as answers read them."""
-    check_index_model(guru)
-    reranker = get_reranker()
+    check_index_model(guru, providers.embedder)
     result = retrieve(
         collection=guru.collection_name,
         queries=[query],
-        mode=answer_mode(reranker),
+        mode=answer_mode(providers.reranker),
         limit=max(limit, settings.RETRIEVAL_CANDIDATES),
-        embedder=get_embedder(),
-        store=get_vector_store(),
-        reranker=reranker,
+        embedder=providers.embedder,
+        store=providers.store,
+        reranker=providers.reranker,
     )
     contexts = build_contexts(result.candidates, max_text=limit, max_code=limit)[:limit]
     return [

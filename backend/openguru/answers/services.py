@@ -1,15 +1,31 @@
 """Writes of the answer engine: questions, refusals, binges."""
 
+import logging
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
+from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from kombu.exceptions import OperationalError
 
+from openguru.answers.grounding import (
+    answer_grounding,
+    content_digest,
+    grounded_trust,
+    stored_contexts,
+)
 from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
+from openguru.answers.providers import providers_for
+from openguru.core.metrics import answer_record, refusal_record
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
+from openguru.sources.routing import LIGHT_QUEUE
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -66,6 +82,7 @@ def question_save(
     question.user_intent = record.user_intent[:300]
     question.stale = False
     question.follow_up_examples = None  # suggested for the previous answer, not this one
+    question.grounding = None  # checked for the previous answer, not this one
     if record.vector is not None:
         question.vector = np.asarray(record.vector, dtype="<f4").tobytes()
     for attempt in range(3):
@@ -78,6 +95,9 @@ def question_save(
                 question.cited_sources.set(
                     DataSource.objects.filter(pk__in=record.cited_source_ids)
                 )
+                if not record.extractive and settings.ANSWER_GROUNDING:
+                    transaction.on_commit(partial(_send_grounding, question.pk))
+            answer_record(channel=record.source, trace=record.trace)
             return question
         except IntegrityError:  # a concurrent ask took the slug between check and insert
             if attempt == 2:
@@ -85,9 +105,55 @@ def question_save(
     return question
 
 
+def _send_grounding(question_id: int) -> None:
+    from openguru.answers.tasks import question_grounding_task
+
+    try:
+        question_grounding_task.apply_async((question_id,), queue=LIGHT_QUEUE)
+    except OperationalError:  # the broker is down: the answer stands, unchecked
+        logger.warning("question %s: the broker is unreachable; not checked", question_id)
+
+
+def question_grounding_check(*, question_id: int) -> dict[str, Any] | None:
+    """Blocking (a worker's). Check a saved answer's claims against the contexts it read, store
+    the result and lower its trust score for unsupported claims (`grounding.grounded_trust`).
+    None when the question is gone."""
+    question = Question.objects.select_related("guru").filter(pk=question_id).first()
+    if question is None:
+        return None
+    if question.grounding is not None:  # a redelivered task: the trust score fell once already
+        return dict(question.grounding)
+    providers = providers_for(question.guru)
+    llm = None if question.extractive else providers.llm
+    try:
+        contexts = stored_contexts(question, providers.store) if llm is not None else []
+    except Exception as exc:  # the store is down: the answer stands, unchecked
+        logger.warning("question %s: contexts unreadable: %s", question_id, exc)
+        contexts = []
+    result = async_to_sync(answer_grounding)(content=question.content, contexts=contexts, llm=llm)
+    return question_grounding_save(question_id=question_id, result=result)
+
+
+def question_grounding_save(*, question_id: int, result: dict[str, Any]) -> dict[str, Any] | None:
+    """Store a grounding result and the trust score it leads to, once per answer text: an
+    answer regenerated meanwhile keeps its own (coming) check."""
+    with transaction.atomic():
+        question = Question.objects.select_for_update().filter(pk=question_id).first()
+        if question is None or content_digest(question.content) != result["content_digest"]:
+            return None
+        if question.grounding is not None:
+            return dict(question.grounding)
+        result = result | {"trust_before": question.trust_score}
+        question.trust_score = grounded_trust(question.trust_score, result)
+        question.grounding = result
+        question.save(update_fields=["grounding", "trust_score"])
+    return result
+
+
 def out_of_context_record(
     *, guru: Guru, user_question: str, source: str, best_score: float, trace: dict[str, Any]
 ) -> OutOfContextQuestion:
+    refusal_record(reason=str(trace.get("refused_because", "")))
     return OutOfContextQuestion.objects.create(
         guru=guru, user_question=user_question, source=source, best_score=best_score, trace=trace
     )

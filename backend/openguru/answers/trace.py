@@ -1,4 +1,7 @@
-"""What retrieval saw and why it kept what it kept, stored with the question for debugging."""
+"""The decision trace of one answer: what it decided and why, what each ranking found, how the
+gate cut, which LLM calls it made (tokens, latency) and where its time went. Stored with the
+question (`Question.trace`) or the refusal (`OutOfContextQuestion.trace`), read back through the
+admin API, and summarized by `make eval --engine-answers`."""
 
 import time
 from typing import Any
@@ -6,6 +9,15 @@ from typing import Any
 from openguru.answers.fusion import Candidate
 from openguru.answers.gate import GateDecision
 from openguru.answers.retrieval import RetrievalResult
+
+TRACE_TOP = 10  # candidates kept per list: enough to see why a chunk won, small enough to store
+
+ANSWERED = "answered"
+REFUSED = "refused"
+# Reasons. A refusal's is also kept as `refused_because`, which the analytics read.
+PASSED_GATE = "passed_gate"
+LOW_RELEVANCE = "low_relevance"
+NOT_VALID = "not_valid"  # question understanding judged it off-topic
 
 
 def _row(candidate: Candidate) -> dict[str, Any]:
@@ -22,21 +34,96 @@ def _row(candidate: Candidate) -> dict[str, Any]:
     }
 
 
-def trace_for(
-    retrieval: RetrievalResult, decision: GateDecision, *, fast: bool, llm: bool
-) -> dict[str, Any]:
-    return {
-        "mode": "fast" if fast else "default",
-        "retrieval_mode": retrieval.mode,
-        "llm": llm,
-        "timings_ms": {k: round(v, 1) for k, v in retrieval.timings_ms.items()},
-        "queries": retrieval.queries,  # query variant i is ranked as dense<i> and bm25<i>
-        "list_weights": retrieval.list_weights,
-        "threshold": round(decision.threshold, 4),
-        "best": round(decision.best, 4),
-        "kept": [_row(c) for c in decision.kept],
-        "dropped": [_row(c) for c in decision.dropped[:20]],
-    }
+def _ids_and_scores(pairs: list[tuple[str, float]]) -> list[list[Any]]:
+    return [[chunk_id, round(score, 5)] for chunk_id, score in pairs[:TRACE_TOP]]
+
+
+def ranked_lists(retrieval: RetrievalResult) -> dict[str, list[list[Any]]]:
+    """Candidate ids and scores per list: each store ranking (dense<i>, bm25<i>), the fusion,
+    and the reranker's (or the LLM relevance call's) order when there was one."""
+    lists = {label: _ids_and_scores(pairs) for label, pairs in retrieval.rankings.items()}
+    fused = sorted(retrieval.candidates, key=lambda c: c.fused, reverse=True)
+    lists["fused"] = _ids_and_scores([(c.hit.id, c.fused) for c in fused])
+    reranked = [c for c in retrieval.candidates if c.rerank is not None]
+    if reranked:
+        reranked.sort(key=lambda c: c.rerank or 0.0, reverse=True)
+        lists["reranked"] = _ids_and_scores([(c.hit.id, c.rerank or 0.0) for c in reranked])
+    return lists
+
+
+class DecisionTrace:
+    """Filled stage by stage; `as_dict` is what is stored."""
+
+    def __init__(self, *, fast: bool, llm: bool) -> None:
+        self.data: dict[str, Any] = {"mode": "fast" if fast else "default", "llm": llm}
+        self.llm_calls: list[dict[str, Any]] = []
+        self.sequential_llm_calls = 0  # round trips before the first token
+        self.understanding_ready = False  # had understanding arrived when the gate ran
+        self._retrieval: RetrievalResult | None = None
+
+    def retrieved(self, retrieval: RetrievalResult) -> None:
+        self.data |= {
+            "retrieval_mode": retrieval.mode,
+            "queries": retrieval.queries,  # query variant i is ranked as dense<i> and bm25<i>
+            "fusion": retrieval.fusion,
+            "list_weights": retrieval.list_weights,  # rrf: what each ranking counted
+            "candidates": len(retrieval.candidates),
+        }
+        self.data["timings_ms"] = {k: round(v, 1) for k, v in retrieval.timings_ms.items()}
+        self._retrieval = retrieval  # its lists are read at the end, once relevance is scored
+
+    def gated(self, decision: GateDecision, *, setting: float, margin: float) -> None:
+        self.data |= {
+            "threshold": round(decision.threshold, 4),  # the cut applied
+            "gate": {"setting": setting, "margin": margin},  # cut = max(setting, best - margin)
+            "best": round(decision.best, 4),
+            "kept": [_row(c) for c in decision.kept],
+            "dropped": [_row(c) for c in decision.dropped[:20]],
+        }
+
+    def llm_call(
+        self,
+        name: str,
+        *,
+        model: str,
+        prompt_tokens: int,
+        completion_tokens: int,
+        ms: float | None,
+        sequential: bool,
+    ) -> None:
+        """`sequential`: the answer waited for it (a round trip before the first token)."""
+        self.llm_calls.append(
+            {
+                "name": name,
+                "model": model,
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "ms": None if ms is None else round(ms, 1),
+                "sequential": sequential,
+            }
+        )
+        self.sequential_llm_calls += sequential
+
+    def decide(self, decision: str, reason: str) -> None:
+        self.data |= {"decision": decision, "reason": reason}
+        if decision == REFUSED:
+            self.data["refused_because"] = reason
+
+    def as_dict(self, clock: "Clock") -> dict[str, Any]:
+        timings = self.data.get("timings_ms", {}) | {
+            name: round(ms, 1) for name, ms in clock.laps.items()
+        }
+        return self.data | {
+            "lists": ranked_lists(self._retrieval) if self._retrieval else {},
+            "timings_ms": timings,
+            "understanding_ready": self.understanding_ready,
+            "sequential_llm_calls": self.sequential_llm_calls,
+            "llm_calls": self.llm_calls,
+            "tokens": {
+                "prompt": sum(c["prompt_tokens"] for c in self.llm_calls),
+                "completion": sum(c["completion_tokens"] for c in self.llm_calls),
+            },
+        }
 
 
 class Clock:
@@ -55,3 +142,6 @@ class Clock:
     def mark(self, name: str) -> None:
         """Time since the clock started (e.g. when the first token left)."""
         self.laps[name] = (time.perf_counter() - self.started) * 1000
+
+    def since_start_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000

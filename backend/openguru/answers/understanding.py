@@ -4,6 +4,7 @@ intent and answer length. The engine runs it alongside retrieval and never waits
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 
 from openguru.answers.prompts import UNDERSTAND_SCHEMA, understand_messages
@@ -72,6 +73,7 @@ class UnderstandingCall:
         self._llm, self._guru, self._question = llm, guru, question
         self._task: asyncio.Task[Understanding] | None = None
         self._cancelled = False
+        self.ms: float | None = None  # how long the call took, once it finished
 
     def start_soon(self, history: list[str]) -> None:
         """From any thread."""
@@ -83,6 +85,16 @@ class UnderstandingCall:
             self._task = asyncio.create_task(
                 understand(self._llm, guru=self._guru, question=self._question, history=history)
             )
+            started = time.perf_counter()
+            self._task.add_done_callback(lambda _: self._finished(started))
+
+    def _finished(self, started: float) -> None:
+        self.ms = (time.perf_counter() - started) * 1000
+
+    @property
+    def called(self) -> bool:
+        """An LLM call was sent (it may have failed or been cancelled since)."""
+        return self._task is not None and self._llm is not None
 
     @property
     def done(self) -> bool:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from openguru.answers.analytics_apis import GuruAnalyticsApi, GuruGapsApi, GuruRefusalsApi
 from openguru.answers.apis import (
     BingeCreateApi,
     BingeDetailApi,
@@ -13,6 +14,7 @@ from openguru.answers.site_apis import (
     QuestionVoteApi,
     SitemapQuestionsApi,
 )
+from openguru.answers.trace_apis import QuestionTraceApi, RefusalTraceApi
 
 urlpatterns = [
     path("gurus/<slug:slug>/answer/stream/", answer_stream, name="answer-stream"),
@@ -32,7 +34,24 @@ urlpatterns = [
         QuestionFollowUpsApi.as_view(),
         name="question-follow-ups",
     ),
+    path(
+        "gurus/<slug:slug>/questions/<int:question_id>/trace/",
+        QuestionTraceApi.as_view(),
+        name="question-trace",
+    ),
+    path(
+        "gurus/<slug:slug>/refusals/<int:refusal_id>/trace/",
+        RefusalTraceApi.as_view(),
+        name="refusal-trace",
+    ),
     path("gurus/<slug:slug>/overview/", GuruOverviewApi.as_view(), name="guru-overview"),
+    path("gurus/<slug:slug>/analytics/", GuruAnalyticsApi.as_view(), name="guru-analytics"),
+    path(
+        "gurus/<slug:slug>/analytics/refusals/",
+        GuruRefusalsApi.as_view(),
+        name="guru-analytics-refusals",
+    ),
+    path("gurus/<slug:slug>/analytics/gaps/", GuruGapsApi.as_view(), name="guru-analytics-gaps"),
     path("sitemap/questions/", SitemapQuestionsApi.as_view(), name="sitemap-questions"),
     path("gurus/<slug:slug>/binges/", BingeCreateApi.as_view(), name="binge-create"),
     path(

@@ -4,7 +4,8 @@ the API key, which their clients send as `Authorization: Bearer <key>` as often 
 
 from collections.abc import Sequence
 
-from openguru.answers.engine import AskRequest, ask
+from openguru.answers.admission import admitted_ask
+from openguru.answers.engine import AskRequest, Providers
 from openguru.api_v1.answer import first_event
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.integrations.models import APIKey
@@ -54,10 +55,10 @@ def engine_error(data: dict[str, str]) -> DomainError:
     return DomainError(code, data["msg"])
 
 
-async def answer_markdown(request: AskRequest) -> str:
+async def answer_markdown(request: AskRequest, providers: Providers) -> str:
     """The whole answer with its sources, or, for a question the guru declines, its refusal
     text: to an agent that is an answer too ("the sources don't cover it")."""
-    events = ask(request)
+    events = admitted_ask(request, providers)
     try:
         try:
             await first_event(events)

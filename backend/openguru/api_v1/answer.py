@@ -17,9 +17,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
-from openguru.answers.engine import AskRequest, ask
+from openguru.answers.admission import admitted_ask
+from openguru.answers.engine import AskRequest
 from openguru.answers.events import AnswerEvent
 from openguru.answers.models import Binge, Question
+from openguru.answers.providers import providers_for
 from openguru.answers.selectors import (
     binge_get,
     binge_unused_for,
@@ -179,7 +181,7 @@ async def answer(request: HttpRequest, guru_slug: str) -> StreamingHttpResponse 
         call = await run_blocking(_prepare, request, guru_slug)
         if call.data["fetch_existing"]:
             return JsonResponse(await run_blocking(_existing, call))
-        events = ask(_ask_request(call, received_at))
+        events = admitted_ask(_ask_request(call, received_at), providers_for(call.caller.guru))
         await first_event(events)
         if call.data["stream"]:
             title = call.data["question"].strip()

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.answers.apis import ReferenceSerializer
+from openguru.answers.providers import providers_for
 from openguru.answers.search import MAX_SEARCH_RESULTS, passages_search
 from openguru.answers.selectors import binge_get, binge_list, binge_questions
 from openguru.answers.services import binge_delete
@@ -211,6 +212,7 @@ class SearchApi(V1Api):
         data.is_valid(raise_exception=True)
         passages = passages_search(
             guru=self.caller.guru,
+            providers=providers_for(self.caller.guru),
             query=data.validated_data["query"],
             limit=data.validated_data["limit"],
         )

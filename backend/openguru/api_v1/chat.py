@@ -30,9 +30,11 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 
-from openguru.answers.engine import AskRequest, ask
+from openguru.answers.admission import admitted_ask
+from openguru.answers.engine import AskRequest
 from openguru.answers.events import AnswerEvent
 from openguru.answers.models import Binge, Question
+from openguru.answers.providers import providers_for
 from openguru.api_v1.access import Caller, caller_guru
 from openguru.api_v1.agents import agent_api_key, answer_markdown, engine_error, sources_suffix
 from openguru.api_v1.answer import first_event
@@ -209,7 +211,7 @@ def _stream_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
 
 async def _streamed(chat: _Chat, received_at: float) -> StreamingHttpResponse:
     """Errors before the first event are still JSON with a status; a refusal is a message."""
-    events = ask(_ask_request(chat, received_at))
+    events = admitted_ask(_ask_request(chat, received_at), providers_for(chat.caller.guru))
     try:
         await first_event(events)
     except DomainError as exc:
@@ -239,7 +241,9 @@ async def chat_completions(
             response = await _streamed(chat, received_at)
             chat = None  # from here on the stream cleans up after itself
             return response
-        text = await answer_markdown(_ask_request(chat, received_at))
+        text = await answer_markdown(
+            _ask_request(chat, received_at), providers_for(chat.caller.guru)
+        )
         return JsonResponse(_completion(chat, text))
     except DomainError as exc:
         return _error_response(exc)

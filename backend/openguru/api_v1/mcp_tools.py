@@ -14,6 +14,7 @@ from mcp.shared.exceptions import MCPError
 
 from openguru.answers.engine import AskRequest
 from openguru.answers.models import Question
+from openguru.answers.providers import providers_for
 from openguru.answers.search import MAX_SEARCH_RESULTS, passages_search
 from openguru.api_v1.agents import answer_markdown
 from openguru.api_v1.answer import MAX_QUESTION_CHARS
@@ -144,7 +145,7 @@ async def _ask(guru: Guru, arguments: dict[str, Any]) -> str:
         source=Question.Source.API,
         received_at=time.perf_counter(),
     )
-    return await answer_markdown(request)
+    return await answer_markdown(request, providers_for(guru))
 
 
 async def _search(guru: Guru, arguments: dict[str, Any]) -> types.CallToolResult:
@@ -158,7 +159,9 @@ async def _search(guru: Guru, arguments: dict[str, Any]) -> types.CallToolResult
         raise DomainError(
             ErrorCode.INVALID_INPUT, f"limit: give a whole number from 1 to {MAX_SEARCH_RESULTS}."
         )
-    passages = await run_blocking(partial(passages_search, guru=guru, query=query, limit=limit))
+    passages = await run_blocking(
+        partial(passages_search, guru=guru, query=query, limit=limit, providers=providers_for(guru))
+    )
     found = {"results": [asdict(passage) for passage in passages]}
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=json.dumps(found, ensure_ascii=False))],

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from openguru.api_v1 import answer, chat
+from openguru.api_v1.analytics_export import AnalyticsExportApi
 from openguru.api_v1.apis import SearchApi, SessionDetailApi, SessionsApi
 from openguru.api_v1.crawl_apis import CrawlStartApi, CrawlStatusApi, CrawlStopApi
 from openguru.api_v1.source_apis import DataSourcesApi, DataSourcesReindexApi
@@ -38,6 +39,11 @@ urlpatterns = [
         "v1/<slug:guru_slug>/crawl/<int:crawl_id>/stop/",
         CrawlStopApi.as_view(),
         name="v1-crawl-stop",
+    ),
+    path(
+        "v1/<slug:guru_slug>/analytics/export/",
+        AnalyticsExportApi.as_view(),
+        name="v1-analytics-export",
     ),
     path(
         "v1/<slug:guru_slug>/webhooks/github/",

@@ -21,7 +21,8 @@ from openguru.providers.vectorstore.lite_server import free_port
 
 FAKE_MODEL = "fake-gpt"
 TORCH_LIBRARY = "libtorch_cpu"  # mapped once a worker has loaded the embedding model
-START_TIMEOUT_SECONDS = 180  # each worker imports Django, torch and the embedding model
+# Each worker imports Django, torch and the embedding model: minutes on a busy 2-core host.
+START_TIMEOUT_SECONDS = 360
 
 
 @dataclass(frozen=True)
@@ -79,30 +80,60 @@ def start_api(
 ) -> ApiServer:
     """Start the fake LLM and gunicorn; return once a health check has answered."""
     llm_base_url = start_fake_llm(processes, latency, logs)
-    port = free_port()
-    env = {
-        **os.environ,  # the bench settings (database, Milvus, embedder), set by setup_django
+    # No load shedding here: these sections time the engine under any load (the overload
+    # section starts a server of its own that sheds as configured).
+    return start_gunicorn(
+        processes,
+        llm_base_url=llm_base_url,
+        latency=latency,
+        workers=workers,
+        logs=logs,
+        extra_env={"ANSWER_MAX_IN_FLIGHT": "0"},
+    )
+
+
+def llm_env(llm_base_url: str) -> dict[str, str]:
+    """The settings that point a server or worker at the fake LLM."""
+    return {
         "LLM_PROVIDER": "openai",
         "OPENAI_BASE_URL": llm_base_url,
         "OPENAI_API_KEY": "x",
         "LLM_MODEL": FAKE_MODEL,
+    }
+
+
+def start_gunicorn(
+    processes: ChildProcesses,
+    *,
+    llm_base_url: str,
+    latency: LlmLatency,
+    workers: int,
+    logs: Path,
+    name: str = "gunicorn",
+    extra_env: dict[str, str] | None = None,
+) -> ApiServer:
+    """gunicorn with uvicorn workers on the bench settings plus `extra_env`, asking the fake LLM
+    at `llm_base_url`; returns once a health check has answered."""
+    port = free_port()
+    env = {
+        **os.environ,  # the bench settings (database, Milvus, embedder), set by setup_django
+        **llm_env(llm_base_url),
         "ASK_RATE_LIMIT_PER_MINUTE": "0",
         "ANONYMOUS_ASKS_PER_HOUR": "0",  # every bench question comes from one address
         "ANONYMOUS_ASKS_PER_DAY": "0",
         "API_RATE_LIMIT_PER_MINUTE": "0",
         "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
     }
     argv = [sys.executable, "-m", "gunicorn", "-k", "uvicorn.workers.UvicornWorker"]
     argv += ["config.asgi:application", "-w", str(workers), "-b", f"127.0.0.1:{port}"]
     argv += ["--timeout", "600", "--graceful-timeout", "10", "--backlog", "2048"]
-    process = processes.start(
-        "gunicorn", argv, cwd=BACKEND_DIR, env=env, log_file=logs / "gunicorn.log"
-    )
+    process = processes.start(name, argv, cwd=BACKEND_DIR, env=env, log_file=logs / f"{name}.log")
     url = f"http://127.0.0.1:{port}"
     wait_until(
         lambda: _answers(f"{url}/api/health/"),
         timeout=START_TIMEOUT_SECONDS,
-        what="gunicorn",
+        what=name,
         process=process,
     )
     return ApiServer(

@@ -7,9 +7,15 @@ from pathlib import Path
 from openguru.benchmarks.api_server import LlmLatency
 from openguru.benchmarks.search import SearchPlan
 
-SECTIONS = ("ingest", "search", "ttft", "concurrency", "cached", "api", "widget", "ui")
-ASKING_SECTIONS = frozenset({"ttft", "concurrency", "cached", "api", "widget", "ui"})
+SECTIONS = (
+    "ingest", "search", "ttft", "concurrency", "cached", "api", "widget", "ui", "slack",
+    "overload",
+)  # fmt: skip
+ASKING_SECTIONS = frozenset(
+    {"ttft", "concurrency", "cached", "api", "widget", "ui", "slack", "overload"}
+)
 WARMUP_QUESTIONS = 6
+SLACK_ONE_AT_A_TIME = 5  # events sent one at a time before the burst, for the unloaded floor
 # The default subset: prose sections with real questions in them (tutorial, FAQ, how-tos, the
 # language reference). The whole site is ~25k chunks: over twenty minutes of local embedding here.
 PROSE_SUBSET = ("/tutorial/*", "/faq/*", "/howto/*", "/reference/*")
@@ -26,6 +32,17 @@ class SiteScope:
         if not self.include_patterns:
             return "whole site"
         return "only " + ", ".join(self.include_patterns)
+
+
+@dataclass(frozen=True)
+class OverloadPlan:
+    """The overload section's arrival rates (answers per second, each for `seconds`); it stops
+    after `shed_levels` rates in a row that shed asks: what shedding does is shown by then."""
+
+    rates: tuple[float, ...] = (2, 4, 6, 8, 12, 16, 24, 32)
+    seconds: float = 30.0
+    shed_levels: int = 2
+    seed: int = 7
 
 
 @dataclass(frozen=True)
@@ -48,6 +65,8 @@ class BenchConfig:
     widget_questions: int = 20  # alternating: half in the widget (Chromium), half through SSE
     ui_questions: int = 20  # alternating: half on the Q&A site (Chromium), half through SSE
     ui_page_gets: int = 200  # timed GETs of a stored question page from `next start`
+    slack_events: int = 50  # signed Slack events sent at once (after 5 sent one at a time)
+    overload: OverloadPlan = field(default_factory=OverloadPlan)
     workers: int = 2
     latency: LlmLatency = field(default_factory=LlmLatency)
 
@@ -86,6 +105,8 @@ class BenchConfig:
                 widget_questions=6,
                 ui_questions=6,
                 ui_page_gets=50,
+                slack_events=20,
+                overload=OverloadPlan(rates=(2, 4, 8, 16, 32), seconds=10.0),
                 latency=latency,
             )
         scope = SiteScope(()) if full else SiteScope(PROSE_SUBSET)
@@ -119,6 +140,8 @@ class BenchConfig:
             count += self.widget_questions
         if "ui" in self.sections:
             count += self.ui_questions
+        if "slack" in self.sections:
+            count += self.slack_events + SLACK_ONE_AT_A_TIME + 1
         return count + 1  # the cached section's question, when ttft did not answer one
 
     def as_dict(self) -> dict[str, object]:
@@ -140,6 +163,9 @@ class BenchConfig:
             "widget_questions": self.widget_questions,
             "ui_questions": self.ui_questions,
             "ui_page_gets": self.ui_page_gets,
+            "slack_events": self.slack_events,
+            "overload_rates": list(self.overload.rates),
+            "overload_seconds_per_rate": self.overload.seconds,
             "gunicorn_workers": self.workers,
             "llm_call_ms": self.latency.call_ms,
             "llm_token_ms": self.latency.token_ms,

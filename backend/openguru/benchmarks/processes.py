@@ -60,6 +60,12 @@ class ChildProcesses:
         stop_group(process, self.stop_timeout)
         self._children = [(n, p) for n, p in self._children if p is not process]
 
+    def stop_pid(self, pid: int) -> None:
+        """Stop the group of the child started with this pid, if it is one of ours."""
+        for _, process in list(self._children):
+            if process.pid == pid:
+                self.stop(process)
+
     def stop_all(self) -> None:
         while self._children:
             _name, process = self._children.pop()

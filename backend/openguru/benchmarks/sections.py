@@ -13,7 +13,7 @@ from openguru.benchmarks.api_server import ApiServer, start_api, warm_every_work
 from openguru.benchmarks.cached import run_cached
 from openguru.benchmarks.collection import chunk_rows
 from openguru.benchmarks.concurrency import ask_all_at_once, run_concurrency
-from openguru.benchmarks.config import WARMUP_QUESTIONS, BenchConfig
+from openguru.benchmarks.config import SLACK_ONE_AT_A_TIME, WARMUP_QUESTIONS, BenchConfig
 from openguru.benchmarks.docs_guru import (
     GURU_SLUG,
     create_guru,
@@ -22,11 +22,13 @@ from openguru.benchmarks.docs_guru import (
     serve_docs,
 )
 from openguru.benchmarks.ingest import run_ingest
+from openguru.benchmarks.overload import overload_section
 from openguru.benchmarks.paths import BenchPaths
 from openguru.benchmarks.processes import ChildProcesses
 from openguru.benchmarks.python_docs import python_docs_root
 from openguru.benchmarks.questions import QuestionSupply, question_pool
 from openguru.benchmarks.search import run_search
+from openguru.benchmarks.slack import run_slack
 from openguru.benchmarks.sse import AskOutcome
 from openguru.benchmarks.ttft import run_ttft
 from openguru.benchmarks.ui import run_ui
@@ -133,6 +135,33 @@ class SectionRunner:
             self._guarded("widget", lambda: self._widget(api, guru, supply))
         if "ui" in self.config.sections:
             self._guarded("ui", lambda: self._ui(api, guru, supply))
+        if "slack" in self.config.sections:
+            self._guarded("slack", lambda: self._slack(api, guru, supply))
+        if "overload" in self.config.sections:
+            self._guarded("overload", lambda: self._overload(api, guru, warmed_up))
+
+    def _overload(self, api: ApiServer, guru: Guru, warm: list[AskOutcome]) -> None:
+        self.results["overload"] = overload_section(
+            api=api,
+            guru=guru,
+            questions=_answered(warm),
+            contexts=self._contexts,
+            plan=self.config.overload,
+            timeout=self.config.ask_timeout_s,
+            processes=self.processes,
+            logs=self.paths.logs,
+            log=self.log,
+        )
+
+    def _slack(self, api: ApiServer, guru: Guru, supply: QuestionSupply) -> None:
+        self.results["slack"] = run_slack(
+            api=api,
+            guru=guru,
+            questions=supply.take(1 + SLACK_ONE_AT_A_TIME + self.config.slack_events),
+            processes=self.processes,
+            logs=self.paths.logs,
+            log=self.log,
+        )
 
     def _index_unmeasured(self) -> Guru:
         self.log("answers: no indexed docs guru in the bench state; indexing it (not measured)")

@@ -18,10 +18,13 @@ class ErrorCode(StrEnum):
     # Auth
     NOT_AUTHENTICATED = "not_authenticated"
     PERMISSION_DENIED = "permission_denied"
+    INVALID_CREDENTIALS = "invalid_credentials"  # sign-in: wrong username or password
+    NOT_STAFF = "not_staff"  # sign-in: a real user, but not an administrator
     API_KEY_LIMIT = "api_key_limit"
     RATE_LIMITED = "rate_limited"
     # Answers
     NO_ANSWER = "no_answer"  # the guru declined: its sources don't cover the question
+    OVERLOADED = "overloaded"  # the process is answering all it can: try again shortly
     # Ingestion (user-facing reasons stored on a failed source)
     FETCH_FAILED = "fetch_failed"
     URL_NOT_ALLOWED = "url_not_allowed"
@@ -49,9 +52,12 @@ _STATUS = {
     ErrorCode.METHOD_NOT_ALLOWED: HTTPStatus.METHOD_NOT_ALLOWED,
     ErrorCode.NOT_AUTHENTICATED: HTTPStatus.UNAUTHORIZED,
     ErrorCode.PERMISSION_DENIED: HTTPStatus.FORBIDDEN,
+    ErrorCode.INVALID_CREDENTIALS: HTTPStatus.BAD_REQUEST,
+    ErrorCode.NOT_STAFF: HTTPStatus.FORBIDDEN,
     ErrorCode.API_KEY_LIMIT: HTTPStatus.BAD_REQUEST,
     ErrorCode.RATE_LIMITED: HTTPStatus.TOO_MANY_REQUESTS,
     ErrorCode.NO_ANSWER: HTTPStatus.BAD_REQUEST,
+    ErrorCode.OVERLOADED: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.URL_NOT_ALLOWED: HTTPStatus.BAD_REQUEST,
     ErrorCode.FILE_TOO_LARGE: HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
     ErrorCode.INVALID_FILE: HTTPStatus.BAD_REQUEST,
@@ -72,7 +78,7 @@ class DomainError(Exception):
         self.code = code
         self.msg = msg
         self.detail = detail
-        self.retry_after = retry_after  # seconds, sent as Retry-After (rate limits)
+        self.retry_after = retry_after  # seconds, sent as Retry-After (rate limits, overload)
 
     @property
     def http_status(self) -> int:

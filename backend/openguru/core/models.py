@@ -29,6 +29,8 @@ class PlatformSettings(models.Model):
     # Contexts scoring below (best - margin) are dropped even when above the threshold.
     trust_score_margin = models.FloatField(default=0.3)
     similar_question_threshold = models.FloatField(default=0.95)
+    # Analytics: an answer whose trust score is below this counts as a weak one (a docs gap).
+    low_trust_threshold = models.FloatField(default=0.5)
     widget_answer_max_length = models.PositiveIntegerField(default=1200)
     answer_cache_enabled = models.BooleanField(default=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -17,13 +17,17 @@ import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from openguru.answers.engine import AskRequest, ask
+from openguru.answers.providers import Providers, providers_for
 from openguru.answers.services import guru_questions_delete
+from openguru.evaluation.answer_grounding import grounding_summary, guru_answers_ground
 from openguru.evaluation.answer_quality import contains_span, token_f1
 from openguru.evaluation.concurrency import ordered_map
 from openguru.evaluation.datasets import Query, ReferenceAnswer
+from openguru.evaluation.decision_traces import decision_summary, stored_traces
 from openguru.gurus.models import Guru
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # [Title](link) -> Title
@@ -36,21 +40,24 @@ class EngineAnswer:
     error: str  # the error event's code, "" when the answer completed
     extractive: bool
     first_text_ms: float  # from the request to the first answer text
+    cached: bool = False  # replayed from an earlier answer
 
 
 def engine_answer(*, guru: Guru, question: str) -> EngineAnswer:
     """Ask one question and collect the stream. Blocking: call it from a plain thread."""
-    return asyncio.run(_collect(AskRequest(guru=guru, question=question)))
+    providers = providers_for(guru)
+    return asyncio.run(_collect(AskRequest(guru=guru, question=question), providers))
 
 
-async def _collect(request: AskRequest) -> EngineAnswer:
+async def _collect(request: AskRequest, providers: Providers) -> EngineAnswer:
     started = time.perf_counter()
     first_text_ms = 0.0
     parts: list[str] = []
-    refused, extractive, error = False, False, ""
-    async for event in ask(request):
+    refused, extractive, error, cached = False, False, "", False
+    async for event in ask(request, providers):
         if event.name == "meta":
             refused = bool(event.data.get("refused"))
+            cached = bool(event.data.get("cached"))
         elif event.name == "delta":
             first_text_ms = first_text_ms or (time.perf_counter() - started) * 1000
             parts.append(event.data["text"])
@@ -58,7 +65,7 @@ async def _collect(request: AskRequest) -> EngineAnswer:
             extractive = bool(event.data.get("extractive"))
         else:
             error = str(event.data.get("code", "error"))
-    return EngineAnswer(refused, "".join(parts), error, extractive, first_text_ms)
+    return EngineAnswer(refused, "".join(parts), error, extractive, first_text_ms, cached)
 
 
 def answer_score(answer: EngineAnswer, reference: ReferenceAnswer) -> float:
@@ -76,6 +83,8 @@ class EngineAnswerRun:
     out_of_scope: str  # where the out-of-scope questions came from
     answered: list[tuple[EngineAnswer, ReferenceAnswer]]  # in-scope questions
     outside: list[EngineAnswer]  # out-of-scope questions
+    traces: list[dict[str, Any]] = field(default_factory=list)  # the decision traces stored
+    grounding: dict[str, Any] = field(default_factory=dict)  # answers flagged; {}: not checked
 
     def record(self) -> dict[str, object]:
         everything = [a for a, _ in self.answered] + self.outside
@@ -91,7 +100,10 @@ class EngineAnswerRun:
             "refused_out_of_scope": _share(self.outside, lambda a: a.refused),
             "errors": sum(bool(a.error) for a in everything),
             "first_text_ms_p50": _median([a.first_text_ms for a in everything if a.first_text_ms]),
+            **decision_summary(self.traces, reused=sum(a.cached for a in everything)),
         }
+        if self.grounding:
+            record["grounding"] = self.grounding
         for kind in sorted(kinds):
             scores = [
                 answer_score(answer, reference)
@@ -134,9 +146,12 @@ def engine_answer_run(
     answers = ordered_map(one, [query for query, _ in in_scope], workers=workers)
     refusals = ordered_map(one, list(outside), workers=workers)
     references = [reference for _, reference in in_scope]
+    guru_answers_ground(guru=guru, workers=workers)
     return EngineAnswerRun(
         dataset=dataset,
         out_of_scope=out_of_scope,
         answered=list(zip(answers, references, strict=True)),
         outside=refusals,
+        traces=stored_traces(guru=guru),
+        grounding=grounding_summary(guru=guru),
     )

@@ -262,6 +262,25 @@ def _engine_answer_table(records: Sequence[dict[str, Any]]) -> list[str]:
         cells += [*scores, f"{r['out_of_scope'] or 'none'} ({r['out_of_scope_questions']})"]
         cells += [f"{r['refused_out_of_scope']:.4f}", str(r["errors"]), str(r["first_text_ms_p50"])]
         lines.append(_row(cells))
+    lines += ["", "Decisions (from the stored decision traces):", ""]
+    for r in records:
+        decisions = ", ".join(f"{k} {n}" for k, n in r.get("decisions", {}).items()) or "none"
+        lines.append(
+            f"* {r['dataset']}: {decisions}; per question {r.get('llm_calls_mean', 0)} LLM calls "
+            f"({r.get('sequential_llm_calls_mean', 0)} before the first token), "
+            f"{r.get('prompt_tokens_mean', 0)} prompt and "
+            f"{r.get('completion_tokens_mean', 0)} completion tokens"
+        )
+    grounded = [r for r in records if r.get("grounding")]
+    if grounded:
+        lines += ["", "Grounding (claims checked against the answer's sources):", ""]
+    for r in grounded:
+        g = r["grounding"]
+        lines.append(
+            f"* {r['dataset']}: {g['flagged']} of {g['checked']} checked answers flagged; "
+            f"{g['unsupported_claims']} unsupported and {g['partly_claims']} partly supported "
+            f"of {g['claims']} claims; {g['unchecked']} unchecked"
+        )
     return [*lines, ""]
 
 

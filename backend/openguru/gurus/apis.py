@@ -1,14 +1,20 @@
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from django.core.files.storage import default_storage
+from django.http import FileResponse
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.auth import IsAdmin
+from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
+from openguru.gurus.icons import CONTENT_TYPES, guru_icon_get, guru_icon_store
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get, guru_list
 from openguru.gurus.services import guru_create, guru_delete, guru_reembed, guru_update
@@ -195,3 +201,61 @@ class GuruReembedApi(APIView):
     def post(self, request: Request, slug: str) -> Response:
         queued = guru_reembed(guru=guru_get(slug=slug))
         return Response({"queued_sources": queued}, status=status.HTTP_202_ACCEPTED)
+
+
+class GuruIconApi(APIView):
+    """The guru's uploaded icon: anyone may fetch it, admins replace it."""
+
+    parser_classes = [MultiPartParser]
+
+    class UploadSerializer(serializers.Serializer):
+        file = serializers.FileField(help_text="PNG, JPEG, GIF or WebP; at most 1 MB.")
+
+    class OutputSerializer(serializers.Serializer):
+        icon_url = serializers.URLField()
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
+
+    @extend_schema(
+        operation_id="guru_icon_get",
+        tags=["gurus"],
+        summary="A guru's uploaded icon",
+        responses={
+            **{
+                (200, content_type): OpenApiResponse(bytes, description="The image.")
+                for content_type in CONTENT_TYPES.values()
+            },
+            **errors(404),
+        },
+    )
+    def get(self, request: Request, slug: str) -> FileResponse:
+        guru = guru_get(slug=slug, active_only=not _is_admin(request, self))
+        icon = guru_icon_get(guru=guru)
+        if icon is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "This guru has no uploaded icon.")
+        response = FileResponse(default_storage.open(icon.name), content_type=icon.content_type)
+        response["Cache-Control"] = "public, max-age=300"  # icon_url changes with the content
+        return response
+
+    @extend_schema(
+        operation_id="guru_icon_upload",
+        tags=["gurus"],
+        summary="Upload a guru's icon (its icon_url then points here)",
+        request={"multipart/form-data": UploadSerializer},
+        responses={200: OutputSerializer, **errors(400, 401, 403, 404, 413)},
+        examples=[
+            OpenApiExample(
+                "uploaded",
+                value={"icon_url": "https://openguru.example.com/api/gurus/python/icon/?v=3f2a"},
+                response_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        upload = self.UploadSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        guru = guru_get(slug=slug)
+        url = request.build_absolute_uri(reverse("guru-icon", kwargs={"slug": guru.slug}))
+        guru = guru_icon_store(guru=guru, upload=upload.validated_data["file"], icon_url=url)
+        return Response({"icon_url": guru.icon_url})

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from openguru.core.auth import AdminTokenUser
 from openguru.core.openapi import errors
 from openguru.gurus.selectors import guru_get
+from openguru.integrations.connection_check import integration_connection_check
 from openguru.integrations.integration_selectors import integration_get, integration_list
 from openguru.integrations.integration_services import (
     IntegrationSetup,
@@ -204,3 +205,32 @@ class IntegrationDetailApi(APIView):
         integration = integration_get(guru=guru_get(slug=slug), integration_id=integration_id)
         integration_delete(integration=integration)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class IntegrationTestApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        ok = serializers.BooleanField()
+        detail = serializers.CharField(help_text="What worked, or what to fix.")
+
+    @extend_schema(
+        operation_id="integration_test",
+        tags=["integrations"],
+        summary="Check a bot's token with its platform (Slack auth.test, Discord /users/@me)",
+        responses={200: OutputSerializer, **errors(401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "works",
+                value={"ok": True, "detail": "Connected to Acme as guru."},
+                response_only=True,
+            ),
+            OpenApiExample(
+                "refused",
+                value={"ok": False, "detail": "Slack refused the bot token: invalid_auth."},
+                response_only=True,
+            ),
+        ],
+    )
+    def get(self, request: Request, slug: str, integration_id: int) -> Response:
+        integration = integration_get(guru=guru_get(slug=slug), integration_id=integration_id)
+        check = integration_connection_check(integration=integration)
+        return Response({"ok": check.ok, "detail": check.detail})

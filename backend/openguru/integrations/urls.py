@@ -7,7 +7,12 @@ from openguru.integrations.apis import (
     WidgetIdListApi,
 )
 from openguru.integrations.bots.slack_api import SlackEventsApi
-from openguru.integrations.integration_apis import IntegrationDetailApi, IntegrationListApi
+from openguru.integrations.integration_apis import (
+    IntegrationDetailApi,
+    IntegrationListApi,
+    IntegrationTestApi,
+)
+from openguru.integrations.slack_oauth_apis import SlackInstallApi, SlackOAuthApi
 from openguru.integrations.widget_apis import (
     FollowUpExamplesApi,
     RecordVoteApi,
@@ -31,7 +36,18 @@ urlpatterns = [
         IntegrationDetailApi.as_view(),
         name="integration-detail",
     ),
+    path(
+        "gurus/<slug:slug>/integrations/<int:integration_id>/test/",
+        IntegrationTestApi.as_view(),
+        name="integration-test",
+    ),
+    path(
+        "gurus/<slug:slug>/integrations/slack/install/",
+        SlackInstallApi.as_view(),
+        name="slack-install",
+    ),
     path("slack/events/", SlackEventsApi.as_view(), name="slack-events"),
+    path("slack/oauth/", SlackOAuthApi.as_view(), name="slack-oauth"),
     # Gurubase's widget protocol: its widget calls these under its data-base-url (…/api).
     path("widget/guru/", WidgetGuruApi.as_view(), name="widget-guru"),
     path("widget/ask/", widget_ask, name="widget-ask"),

@@ -21,9 +21,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
-from openguru.answers.engine import AskRequest, ask
+from openguru.answers.admission import admitted_ask
+from openguru.answers.engine import AskRequest
 from openguru.answers.events import AnswerEvent
 from openguru.answers.models import Binge, Question
+from openguru.answers.providers import providers_for
 from openguru.answers.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_find_in_binge, question_find_same, question_get
 from openguru.api_v1.answer import (
@@ -134,7 +136,7 @@ async def widget_ask(request: HttpRequest) -> StreamingHttpResponse | JsonRespon
         call = await run_blocking(_prepare, request)
         if call.fetch_existing:
             return JsonResponse(await run_blocking(_existing, call))
-        events = ask(
+        events = admitted_ask(
             AskRequest(
                 guru=call.guru,
                 question=call.question,
@@ -143,7 +145,8 @@ async def widget_ask(request: HttpRequest) -> StreamingHttpResponse | JsonRespon
                 parent=call.parent,
                 received_at=received_at,
                 short_answer=True,
-            )
+            ),
+            providers_for(call.guru),
         )
         await first_event(events)
         response = markdown_response(markdown_stream(events, title=call.question, on_done=_saved))

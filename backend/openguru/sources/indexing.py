@@ -149,6 +149,23 @@ def index_source(
     return stats, _next_fetch_state(request, loaded.fetch_state, pages)
 
 
+def index_chunks(
+    *, chunks: list[Chunk], target: IndexTarget, embedder: Embedder, store: VectorStore
+) -> IndexStats:
+    """Embed (through the embedding cache) and write chunks made earlier, such as a restored
+    backup's: the same ids, texts and metadata as the run that made them, no fetching."""
+    stats = IndexStats()
+    store.create_collection(target.collection, dimension=target.dimension)
+    existing = store.chunk_hashes(target.collection, source_id=target.source_id)
+    unique = _dedupe(chunks)
+    for batch in _batches(unique, BATCH_SIZE):
+        _write_new(
+            batch, existing=existing, target=target, embedder=embedder, store=store, stats=stats
+        )
+    stats.chunks_total = len(unique)
+    return stats
+
+
 def _dedupe(chunks: list[Chunk]) -> list[Chunk]:
     unique: dict[str, Chunk] = {}
     for chunk in chunks:

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from openguru.core.errors import DomainError, TransientError
+from openguru.core.metrics import ingestion_failure_record, ingestion_record
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import llm_configured
 from openguru.providers.vectorstore.factory import get_vector_store
@@ -21,6 +22,8 @@ from openguru.sources.models import DataSource
 
 logger = logging.getLogger(__name__)
 Status = DataSource.Status
+# The database went away (a restart, a failover): retried, never recorded as the source's fault.
+DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
 @dataclass(frozen=True)
@@ -78,24 +81,30 @@ def source_process(*, source_id: int, token: str, final_attempt: bool = True) ->
         if not final_attempt:
             source_release(source_id=source_id, token=token, status=Status.NOT_PROCESSED)
             raise
-        return _fail(source_id, token, exc)
+        return _fail(source, token, exc)
     except DomainError as exc:
-        return _fail(source_id, token, exc)
+        return _fail(source, token, exc)
+    except DATABASE_DOWN:
+        # Nothing can be recorded now. The claim stays ours: the task's retry carries the same
+        # token, takes it back and indexes again (chunks already stored are skipped).
+        raise
     except Exception as exc:
         logger.exception("source %s failed", source_id)
-        return _fail(source_id, token, exc)
+        return _fail(source, token, exc)
     _succeed(source, token, stats, fetch_state)
+    ingestion_record(source_type=source.type, pages=stats.pages_fetched, chunks=stats.chunks_new)
     return ProcessOutcome("done", stats.as_dict())
 
 
-def _fail(source_id: int, token: str, exc: Exception) -> ProcessOutcome:
+def _fail(source: DataSource, token: str, exc: Exception) -> ProcessOutcome:
+    ingestion_failure_record(source_type=source.type)
     if isinstance(exc, DomainError):
         user_error = exc.msg
     else:
         user_error = "Indexing failed because of an internal error; an admin can see the details."
     # The previous index is left as it was: nothing is deleted on failure.
     source_release(
-        source_id=source_id,
+        source_id=source.pk,
         token=token,
         status=Status.FAILED,
         user_error=user_error[:500],
@@ -126,3 +135,7 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
         from openguru.sources.tasks import source_summarize_task
 
         transaction.on_commit(lambda: source_summarize_task.delay(source.pk))
+    from openguru.evaluation.golden import golden_source_indexed
+
+    # The guru's golden set is measured again (a FAQ source's pairs follow its entries first).
+    transaction.on_commit(lambda: golden_source_indexed(source_id=source.pk))

@@ -1,4 +1,4 @@
-import { formatDate, trustPercent, type Question } from "@/lib/answers/types";
+import { formatDate, groundingNote, trustPercent, type Question } from "@/lib/answers/types";
 import type { Guru } from "@/lib/gurus/types";
 import { renderMarkdown, splitTitle } from "@/lib/markdown/render";
 
@@ -11,6 +11,7 @@ import styles from "./answers.module.css";
 export function StoredAnswer(props: { guru: Guru; question: Question; heading?: boolean }) {
   const { guru, question, heading = false } = props;
   const { title, body } = splitTitle(question.content);
+  const note = groundingNote(question.grounding);
   return (
     <article className={styles.answer}>
       {heading ? <h2 className={styles.question}>{question.question}</h2> : null}
@@ -26,6 +27,7 @@ export function StoredAnswer(props: { guru: Guru; question: Question; heading?: 
       <div className={styles.footer}>
         <p className={styles.meta}>
           <span data-part="trust">Trust score: {trustPercent(question.trust_score)}</span>
+          {note ? <span data-part="grounding">{note}</span> : null}
           {question.updated_at ? <span>Updated {formatDate(question.updated_at)}</span> : null}
         </p>
         <div className={styles.actions}>

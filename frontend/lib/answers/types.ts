@@ -23,6 +23,13 @@ export interface GuruOverview {
   sources: { total: number; by_type: { type: string; count: number }[] };
 }
 
+/** An answer's claims checked against its sources after it was saved (null: not checked). */
+export interface Grounding {
+  status: "checked" | "unchecked" | "skipped";
+  unsupported: number;
+  partly: number;
+}
+
 /** `GET /api/gurus/<slug>/questions/<qslug>/`: a saved answer. */
 export interface Question {
   slug: string;
@@ -32,6 +39,7 @@ export interface Question {
   description: string;
   references: Reference[];
   trust_score: number;
+  grounding: Grounding | null;
   binge_id: string | null;
   parent_slug: string | null;
   created_at: string;
@@ -116,6 +124,7 @@ export function parseQuestion(value: unknown): Question | null {
     description: stringOr(value.description, ""),
     references: parseReferences(value.references),
     trust_score: num(value.trust_score),
+    grounding: parseGrounding(value.grounding),
     binge_id: typeof value.binge_id === "string" ? value.binge_id : null,
     parent_slug: typeof value.parent_slug === "string" ? value.parent_slug : null,
     created_at: stringOr(value.created_at, ""),
@@ -127,6 +136,22 @@ export function parseQuestion(value: unknown): Question | null {
       .filter((c) => typeof c.slug === "string")
       .map((c) => ({ slug: String(c.slug), question: stringOr(c.question, String(c.slug)) })),
   };
+}
+
+function parseGrounding(value: unknown): Grounding | null {
+  if (!isRecord(value)) return null;
+  const status = value.status;
+  if (status !== "checked" && status !== "unchecked" && status !== "skipped") return null;
+  return { status, unsupported: num(value.unsupported), partly: num(value.partly) };
+}
+
+/** What a reader is told about a checked answer's claims, or null when all were found. */
+export function groundingNote(grounding: Grounding | null): string | null {
+  if (grounding === null || grounding.status !== "checked") return null;
+  const claims = (n: number) => (n === 1 ? "1 claim" : `${n} claims`);
+  if (grounding.unsupported > 0) return `${claims(grounding.unsupported)} not found in the sources`;
+  if (grounding.partly > 0) return `${claims(grounding.partly)} only partly found in the sources`;
+  return null;
 }
 
 export function parseBinge(value: unknown): Binge | null {

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openguru.answers.engine import AskRequest, ask
+from openguru.answers.providers import providers_for
 
 THINKING = "Thinking…"
 FAILED = "Sorry, I could not answer this right now. Please try again in a moment."
@@ -55,7 +56,7 @@ async def reply_stream(request: AskRequest, *, progress: Progress, interval: flo
     throttle = EditThrottle(interval)
     parts: list[str] = []
     refused = False
-    async for event in ask(request):
+    async for event in ask(request, providers_for(request.guru)):
         if event.name == "meta":
             refused = bool(event.data.get("refused"))
         elif event.name == "delta":

@@ -5,6 +5,7 @@ from functools import lru_cache
 from django.conf import settings
 
 from openguru.providers.llm.base import LLM
+from openguru.providers.llm.instrumented import InstrumentedLLM
 
 LLM_PROVIDERS = ("auto", "openai", "gemini", "fake", "none")
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
@@ -58,9 +59,11 @@ def get_llm() -> LLM | None:
     name = _provider_name()
     if name == "none":
         return None
-    primary = _build(name, settings.LLM_MODEL)
+    # Each model measured on its own: latency and tokens of the fallback are not the primary's.
+    primary = InstrumentedLLM(_build(name, settings.LLM_MODEL))
     if not settings.LLM_FALLBACK_MODEL:
         return primary
     from openguru.providers.llm.fallback import FallbackLLM
 
-    return FallbackLLM(primary=primary, fallback=_build(name, settings.LLM_FALLBACK_MODEL))
+    fallback = InstrumentedLLM(_build(name, settings.LLM_FALLBACK_MODEL))
+    return FallbackLLM(primary=primary, fallback=fallback)

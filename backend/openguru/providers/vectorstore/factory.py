@@ -4,9 +4,17 @@ from django.conf import settings
 
 from openguru.providers.vectorstore.base import VectorStore
 
+# milvus: a Milvus server or the embedded Milvus Lite one; memory: in this process only (tests,
+# the fast test lane), never shared between the web process and the workers.
+VECTOR_STORES = ("milvus", "memory")
+
 
 @lru_cache(maxsize=1)
 def get_vector_store() -> VectorStore:
+    if settings.VECTOR_STORE == "memory":
+        from openguru.providers.vectorstore.memory import MemoryVectorStore
+
+        return MemoryVectorStore(bm25_analyzer=settings.MILVUS_BM25_ANALYZER)
     from openguru.providers.vectorstore.milvus import MilvusVectorStore
 
     return MilvusVectorStore(

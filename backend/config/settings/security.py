@@ -1,0 +1,87 @@
+"""Secrets, hosts and HTTPS. Two modes:
+
+- embedded (the default, `make run` and the tests): loopback hosts, a fixed development secret,
+  plain HTTP;
+- production (`DJANGO_PRODUCTION=true`): the secret and the host names must come from the
+  environment (startup stops with the variable's name otherwise), cookies are secure, HTTP is
+  redirected to HTTPS and HSTS is sent, so `manage.py check --deploy` has nothing to report.
+  TLS ends at a proxy in front of Django, which says the original scheme in X-Forwarded-Proto.
+"""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env
+
+# Known to everyone, so refused in production: only for loopback runs.
+_DEV_SECRET_KEY = "openguru-insecure-loopback-only-key"  # noqa: S105
+# Secrets that only look set: the defaults of this file and of .env.example.
+_PLACEHOLDER_SECRETS = {_DEV_SECRET_KEY, "change-me", "changeme", "secret"}
+_MIN_SECRET_LENGTH = 50  # what Django's deploy check asks for (security.W009)
+
+PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+
+
+def _production_secret_key() -> str:
+    secret = env.str("DJANGO_SECRET_KEY", default="")
+    if not secret or secret in _PLACEHOLDER_SECRETS:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set in production (DJANGO_PRODUCTION=true) to a random "
+            'value of its own, e.g. the output of: python -c "import secrets; '
+            'print(secrets.token_urlsafe(64))"'
+        )
+    if len(secret) < _MIN_SECRET_LENGTH or len(set(secret)) < 5:
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is too weak: use at least {_MIN_SECRET_LENGTH} random characters."
+        )
+    return secret
+
+
+def _production_hosts() -> list[str]:
+    hosts = env.list("DJANGO_ALLOWED_HOSTS", default=[])
+    if not hosts:
+        raise ImproperlyConfigured(
+            "DJANGO_ALLOWED_HOSTS must be set in production (DJANGO_PRODUCTION=true): the "
+            "comma-separated host names this site is reached by, e.g. guru.example.com."
+        )
+    return hosts
+
+
+if PRODUCTION:
+    if DEBUG:
+        raise ImproperlyConfigured("DJANGO_DEBUG must be false in production: it leaks settings.")
+    SECRET_KEY = _production_secret_key()
+    ALLOWED_HOSTS = _production_hosts()
+    # Unset: the HTTPS origin of every allowed host that is a plain name.
+    CSRF_TRUSTED_ORIGINS = env.list(
+        "DJANGO_CSRF_TRUSTED_ORIGINS",
+        default=[f"https://{host}" for host in ALLOWED_HOSTS if not host.startswith((".", "*"))],
+    )
+else:
+    # Only safe on loopback: embedded runs and tests.
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=_DEV_SECRET_KEY)
+    ALLOWED_HOSTS = env.list(
+        "DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"]
+    )
+    CSRF_TRUSTED_ORIGINS = env.list(
+        "DJANGO_CSRF_TRUSTED_ORIGINS", default=["http://127.0.0.1:3000", "http://localhost:3000"]
+    )
+
+# Served over HTTPS (production's default): cookies only over TLS, HTTP redirected, HSTS.
+HTTPS = env.bool("DJANGO_HTTPS", default=PRODUCTION)
+if HTTPS:
+    # The proxy that ends TLS must set this header itself on every request (nginx/nginx.conf
+    # does): a client-sent value would otherwise pass for HTTPS.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # Probes and scrapers reach the backend directly over the private network, in plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^api/health/$", r"^metrics$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    # HSTS: browsers refuse plain HTTP to this host for this long. 0 turns it off (worth doing
+    # while TLS is first tried: a browser remembers the header for the whole period).
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    # Only marks the header; the host joins browsers' preload lists only if someone submits it.
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
+SESSION_COOKIE_HTTPONLY = True

@@ -1,0 +1,177 @@
+"""Signing in to the admin console: Django's session cookie, with CSRF checked on every change.
+
+DRF checks CSRF only for requests its SessionAuthentication has authenticated, and a sign-in
+is not authenticated yet, so these views check it themselves (a forged sign-in would put the
+victim's browser in the attacker's account). Failures are JSON like every other error.
+"""
+
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authentication import CSRFCheck, SessionAuthentication
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from openguru.answers.ratelimit import client_fingerprint, client_ip
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.openapi import errors
+
+# Failed sign-ins one client may make per window before it must wait: enough for typos, too
+# few to guess a password.
+LOGIN_FAILURES_ALLOWED = 10
+LOGIN_FAILURE_WINDOW_SECONDS = 300
+
+
+class UserOutput(serializers.Serializer):
+    username = serializers.CharField()
+    is_staff = serializers.BooleanField()
+
+
+class AuthSessionOutput(serializers.Serializer):
+    authenticated = serializers.BooleanField()
+    user = UserOutput(allow_null=True)
+
+
+def _session(user: Any) -> dict[str, Any]:
+    if user is None or not user.is_authenticated:
+        return {"authenticated": False, "user": None}
+    return {
+        "authenticated": True,
+        "user": {"username": user.get_username(), "is_staff": bool(user.is_staff)},
+    }
+
+
+def csrf_check(request: HttpRequest) -> None:
+    """Django's CSRF check (cookie and `X-CSRFToken` header, Origin/Referer on HTTPS), as its
+    middleware would run it on a view that is not exempt."""
+    check = CSRFCheck(lambda _request: None)  # type: ignore[arg-type]
+    check.process_request(request)
+    reason = check.process_view(request, None, (), {})  # type: ignore[arg-type]
+    if reason:
+        raise DomainError(
+            ErrorCode.PERMISSION_DENIED,
+            "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header.",
+        )
+
+
+def _failures_key(request: HttpRequest) -> str:
+    return f"login-failures:{client_fingerprint(client_ip(request))}"
+
+
+def _login_failures_check(request: HttpRequest) -> None:
+    if int(cache.get(_failures_key(request), 0)) >= LOGIN_FAILURES_ALLOWED:
+        raise DomainError(
+            ErrorCode.RATE_LIMITED,
+            "Too many failed sign-ins; try again in a few minutes.",
+            retry_after=LOGIN_FAILURE_WINDOW_SECONDS,
+        )
+
+
+def _login_failure_count(request: HttpRequest) -> None:
+    key = _failures_key(request)
+    if not cache.add(key, 1, timeout=LOGIN_FAILURE_WINDOW_SECONDS):
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=LOGIN_FAILURE_WINDOW_SECONDS)
+
+
+_SIGNED_IN = {"authenticated": True, "user": {"username": "admin", "is_staff": True}}
+
+
+class SessionApi(APIView):
+    """Who the browser's session belongs to; also hands out the CSRF cookie."""
+
+    authentication_classes = [SessionAuthentication]
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_session",
+        tags=["auth"],
+        summary="The signed-in user, if any (sets the csrftoken cookie)",
+        responses={200: AuthSessionOutput},
+        examples=[
+            OpenApiExample("signed in", value=_SIGNED_IN, response_only=True),
+            OpenApiExample(
+                "anonymous", value={"authenticated": False, "user": None}, response_only=True
+            ),
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        get_token(request._request)  # the cookie the console echoes in X-CSRFToken
+        return Response(_session(request.user))
+
+
+class LoginApi(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=1024, trim_whitespace=False)
+
+    @extend_schema(
+        operation_id="auth_login",
+        tags=["auth"],
+        summary="Sign in a staff user (session cookie; CSRF checked)",
+        request=InputSerializer,
+        responses={
+            200: AuthSessionOutput,
+            **errors(
+                400,
+                403,
+                429,
+                more={
+                    400: [(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")],
+                    403: [(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")],
+                },
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "sign in", value={"username": "admin", "password": "…"}, request_only=True
+            ),
+            OpenApiExample("signed in", value=_SIGNED_IN, response_only=True),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        csrf_check(request._request)
+        _login_failures_check(request._request)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+        )
+        if user is None:
+            _login_failure_count(request._request)
+            raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
+        if not user.is_staff:
+            raise DomainError(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")
+        login(request._request, user)  # a new session id, and a new CSRF token
+        return Response(_session(user))
+
+
+class LogoutApi(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_logout",
+        tags=["auth"],
+        summary="Sign out (ends the session; CSRF checked)",
+        request=None,
+        responses={204: None, **errors(403)},
+    )
+    def post(self, request: Request) -> Response:
+        csrf_check(request._request)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,5 @@
+"""Fixtures shared with the answer and browser tests: a guru with three indexed pages, and the
+ASGI app under uvicorn for the whole module (the UI server started once points at it)."""
+
+from tests.answers.conftest import python_guru  # noqa: F401
+from tests.browser.test_qa_site import live_api  # noqa: F401

@@ -1,0 +1,151 @@
+"""deploy/k8s: every manifest valid against the Kubernetes schemas (kubernetes-validate, offline),
+the kustomization rendered by kubectl's built-in kustomize when kubectl is installed, and the
+pieces wired to each other: selectors, Services, autoscalers, the Ingress, probes, the queues."""
+
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from tests.deploy.compose_model import REPO, celery_queues, load
+
+K8S = REPO / "deploy" / "k8s"
+KUBERNETES_VERSION = "1.30.0"  # the oldest minor the manifests promise to work on
+MANIFESTS = sorted(p for p in K8S.glob("*.yaml") if p.name != "kustomization.yaml")
+
+
+def documents(path: Path) -> list[dict[str, Any]]:
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+@cache
+def resources() -> list[dict[str, Any]]:
+    return [doc for path in MANIFESTS for doc in documents(path)]
+
+
+def of_kind(kind: str) -> dict[str, dict[str, Any]]:
+    return {r["metadata"]["name"]: r for r in resources() if r["kind"] == kind}
+
+
+def pod_spec(workload: dict[str, Any]) -> dict[str, Any]:
+    return workload["spec"]["template"]["spec"]
+
+
+def test_the_kustomization_lists_every_manifest() -> None:
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    assert sorted(kustomization["resources"]) == [p.name for p in MANIFESTS]
+
+
+@pytest.mark.parametrize("path", MANIFESTS, ids=lambda p: p.name)
+def test_every_manifest_is_valid_kubernetes(path: Path) -> None:
+    for doc in documents(path):
+        kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+
+
+def test_the_validator_rejects_a_broken_manifest() -> None:
+    web = yaml.safe_load(yaml.safe_dump(of_kind("Deployment")["openguru-web"]))
+    web["spec"]["replicas"] = "two"
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(web, KUBERNETES_VERSION, strict=True)
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl (its kustomize) is missing")
+def test_the_kustomization_renders_to_valid_resources() -> None:
+    rendered = subprocess.run(
+        ["kubectl", "kustomize", str(K8S)], capture_output=True, text=True, check=True
+    ).stdout
+    docs = [doc for doc in yaml.safe_load_all(rendered) if doc]
+    assert len(docs) == len(resources())
+    for doc in docs:
+        kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+        if doc["kind"] != "Namespace":
+            assert doc["metadata"]["namespace"] == "openguru", doc["metadata"]["name"]
+        for container in (doc.get("spec", {}).get("template", {}).get("spec", {})).get(
+            "containers", []
+        ):
+            assert container["image"].endswith(":0.1.0"), container["image"]
+
+
+@pytest.mark.parametrize("name", sorted(of_kind("Deployment")))
+def test_selectors_match_the_pod_labels_and_pods_run_unprivileged(name: str) -> None:
+    deployment = of_kind("Deployment")[name]
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    pod = pod_spec(deployment)
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert pod["securityContext"]["runAsUser"] > 0
+    for container in pod["containers"]:
+        assert container["securityContext"]["allowPrivilegeEscalation"] is False
+        assert "livenessProbe" in container, f"{name}/{container['name']}"
+        assert container["resources"]["limits"]["memory"], f"{name} has no memory limit"
+
+
+def test_every_service_selects_a_deployment_on_a_port_it_exposes() -> None:
+    for name, service in of_kind("Service").items():
+        targets = [
+            d
+            for d in of_kind("Deployment").values()
+            if service["spec"]["selector"].items()
+            <= d["spec"]["template"]["metadata"]["labels"].items()
+        ]
+        assert len(targets) == 1, name
+        ports = {p["name"] for c in pod_spec(targets[0])["containers"] for p in c.get("ports", [])}
+        assert {p["targetPort"] for p in service["spec"]["ports"]} <= ports, name
+        for container in pod_spec(targets[0])["containers"]:
+            assert "readinessProbe" in container, f"{name}: traffic before the pod is ready"
+
+
+def test_autoscalers_target_the_web_and_ingest_deployments() -> None:
+    targets = {
+        h["spec"]["scaleTargetRef"]["name"] for h in of_kind("HorizontalPodAutoscaler").values()
+    }
+    assert targets == {"openguru-web", "openguru-worker-ingest"}
+    assert targets <= set(of_kind("Deployment"))
+    for deployment in targets:
+        for container in pod_spec(of_kind("Deployment")[deployment])["containers"]:
+            assert container["resources"]["requests"]["cpu"], "CPU targets need a CPU request"
+
+
+def test_the_ingress_sends_each_path_to_an_existing_service_port() -> None:
+    services = of_kind("Service")
+    routes = {}
+    for rule in of_kind("Ingress")["openguru"]["spec"]["rules"]:
+        for path in rule["http"]["paths"]:
+            backend = path["backend"]["service"]
+            ports = {p["name"] for p in services[backend["name"]]["spec"]["ports"]}
+            assert backend["port"]["name"] in ports
+            routes[path["path"]] = backend["name"]
+    web = {"/api", "/admin", "/mcp", "/media", "/static", "/widget.js"}
+    assert {path for path, service in routes.items() if service == "openguru-web"} == web
+    assert routes["/"] == "openguru-frontend"
+
+
+def test_workers_consume_every_routed_queue_and_one_beat_runs() -> None:
+    routed = celery_queues()
+    consumed = set()
+    for deployment in of_kind("Deployment").values():
+        command = pod_spec(deployment)["containers"][0].get("command", [])
+        if command[:4] == ["celery", "-A", "config", "worker"]:
+            consumed.add(command[command.index("-Q") + 1])
+    assert consumed == routed
+    beat = of_kind("Deployment")["openguru-beat"]
+    assert beat["spec"]["replicas"] == 1 and beat["spec"]["strategy"]["type"] == "Recreate"
+
+
+def test_backend_pods_read_the_secret_and_match_compose_images() -> None:
+    compose_images = {s["image"].split(":")[0] for s in load()["services"].values()}
+    backend_like = [*of_kind("Deployment").values(), *of_kind("Job").values()]
+    for workload in backend_like:
+        container = pod_spec(workload)["containers"][0]
+        assert container["image"] in compose_images, container["image"]
+        if container["image"] == "openguru-backend":
+            sources = {next(iter(s.values()))["name"] for s in container["envFrom"]}
+            assert sources == {"openguru-config", "openguru-secrets"}
+    example = (K8S / "secret.example.env").read_text()
+    for key in ("DATABASE_URL", "CELERY_BROKER_URL", "MILVUS_URI", "MILVUS_TOKEN", "CACHE_URL"):
+        assert f"\n{key}=" in example

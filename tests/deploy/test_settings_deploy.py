@@ -1,0 +1,84 @@
+"""Production settings: Django's deploy check finds nothing with a production environment, and
+a missing secret or host list stops startup with the variable's name."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BACKEND = Path(__file__).resolve().parents[2] / "backend"
+
+PRODUCTION = {
+    "DJANGO_PRODUCTION": "true",
+    "DJANGO_DEBUG": "false",
+    "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+    "DJANGO_ALLOWED_HOSTS": "guru.example.com",
+}
+
+
+def check_deploy(tmp_path: Path, *args: str, **overrides: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "PYTEST_"))  # nothing of this run's settings
+    }
+    env |= {"OPENGURU_DATA_DIR": str(tmp_path), **PRODUCTION, **overrides}
+    env = {key: value for key, value in env.items() if value != "<unset>"}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING", *args],
+        cwd=BACKEND,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.slow  # every check, the OpenAPI schema's included
+def test_the_production_environment_passes_the_deploy_check(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_without_production_the_deploy_check_warns(tmp_path: Path) -> None:
+    # The embedded defaults (loopback, plain HTTP) are not a deployment: the check says so.
+    result = check_deploy(
+        tmp_path, "--tag", "security", DJANGO_PRODUCTION="<unset>", DJANGO_SECRET_KEY="<unset>"
+    )
+    assert result.returncode != 0
+    for warning in ("security.W004", "security.W008", "security.W009", "security.W012"):
+        assert warning in result.stderr
+
+
+def test_a_missing_secret_key_stops_startup_with_its_name(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, DJANGO_SECRET_KEY="<unset>")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set in production" in result.stderr
+
+
+def test_the_example_secret_is_refused(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, DJANGO_SECRET_KEY="change-me")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set in production" in result.stderr
+
+
+def test_a_short_secret_key_is_refused(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, DJANGO_SECRET_KEY="x1y2z3w4v5" * 3)
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is too weak" in result.stderr
+
+
+def test_missing_allowed_hosts_stop_startup_with_their_name(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, DJANGO_ALLOWED_HOSTS="<unset>")
+    assert result.returncode != 0
+    assert "DJANGO_ALLOWED_HOSTS must be set in production" in result.stderr
+
+
+def test_debug_is_refused_in_production(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, DJANGO_DEBUG="true")
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG must be false in production" in result.stderr
