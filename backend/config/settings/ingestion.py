@@ -29,6 +29,9 @@ GITHUB_CODE_EXTENSIONS = env.list(
     ],
 )  # fmt: skip
 PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=50 * 1024 * 1024)
+# A page's text extraction is bounded by pypdf's own limits; this bounds the whole file (a small
+# PDF whose thousand pages share one heavy content stream would otherwise hold a worker for hours).
+PDF_EXTRACT_MAX_SECONDS = env.float("PDF_EXTRACT_MAX_SECONDS", default=300.0)
 SOURCE_TEXT_MAX_BYTES = env.int("SOURCE_TEXT_MAX_BYTES", default=10 * 1024 * 1024)
 
 # Chunking: 0 means "derive from the embedder's input window" (see openguru.sources.chunking).

@@ -16,7 +16,9 @@ from openguru.answers.context import Context
 
 EXTRACTED_LABEL = "_Extracted from the sources (no language model is configured):_"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(])")
-_FENCE = re.compile(r"^```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.M | re.S)
+# Possessive quantifiers: the three runs of the opening line overlap, and backtracking among them
+# made a fence line of n spaces (a <pre> block's) cost n^2 steps on every answer that quoted it.
+_FENCE = re.compile(r"^```[ \t]*+([\w+-]*+)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.M | re.S)
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 # A line of code: a prompt, indentation, a keyword, brackets or an assignment.
 _CODE_LINE = re.compile(

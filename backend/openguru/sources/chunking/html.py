@@ -2,12 +2,10 @@
 
 from typing import Any
 
-import lxml.html
-from lxml import etree
-
 from openguru.sources.chunking.base import MAX_HEADING_CHARS, WHITESPACE, Draft, Limits
 from openguru.sources.chunking.sections import Section, section_drafts
 from openguru.sources.loaders.base import Document
+from openguru.sources.loaders.website_html import parse_html
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _SKIPPED_TAGS = frozenset(
@@ -29,11 +27,8 @@ def html_drafts(document: Document, limits: Limits) -> list[Draft]:
 
 
 def html_sections(html: str) -> list[Section]:
-    if not html.strip():
-        return []
-    try:
-        root = lxml.html.document_fromstring(html)
-    except (etree.ParserError, ValueError):
+    root = parse_html(html)  # nesting flattened: the walker recurses once per level
+    if root is None:
         return []
     body = root.find("body")
     walker = _HtmlWalker()
@@ -165,6 +160,9 @@ class _HtmlWalker:
     def _table(self, table: Any) -> None:
         builder = self._builder()
         builder.breaks(2)
+        for caption in table.iter("caption"):
+            builder.inline(caption.text_content())
+            builder.breaks(1)
         for row in table.iter("tr"):
             cells = [
                 WHITESPACE.sub(" ", cell.text_content()).strip()

@@ -1,5 +1,7 @@
 """GitHub codebase loader: a shallow clone of one branch, one Document per source file, linked
-to the file on GitHub (`{repo}/blob/{branch}/{path}`; the chunker adds `#La-Lb`).
+to the file on GitHub (`{repo}/blob/{branch}/{path}`; the chunker adds `#La-Lb`). The clone has
+no working tree and leaves files over the size limit on the server: files are read from git's
+object store, so symlinks are never followed and huge files never downloaded.
 
 Re-runs are cheap: `git ls-remote` tells the branch's commit before anything is cloned, and an
 unchanged commit yields nothing; a changed one yields only files whose content hash changed.
@@ -7,7 +9,6 @@ unchanged commit yields nothing; a changed one yields only files whose content h
 
 import hashlib
 import logging
-import os
 import re
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -37,6 +38,7 @@ _CLONE_TIMEOUT_SECONDS = 600.0
 # downloads, and English messages to classify failures.
 _GIT_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_LFS_SKIP_SMUDGE": "1", "LC_ALL": "C"}
 _BINARY_SNIFF_BYTES = 8000
+_FILE_MODES = frozenset({"100644", "100755"})  # not 120000 (symlink) nor 160000 (submodule)
 
 SKIPPED_DIRS = frozenset(
     {
@@ -72,6 +74,9 @@ LANGUAGES = {
     ".json": "json", ".cfg": "ini", ".ini": "ini", ".gradle": "groovy", ".sql": "sql",
     ".html": "html", ".css": "css", ".lua": "lua", ".proto": "proto",
 }  # fmt: skip
+_DISK_FULL = re.compile(
+    r"no space left on device|disk quota exceeded|file too large", re.IGNORECASE
+)
 _NETWORK_FAILURES = re.compile(
     r"could not resolve host|failed to connect|connection (timed out|reset|refused)|"
     r"timed out|did not complete in|early eof|the remote end hung up|http/2 stream|gnutls|ssl",
@@ -170,6 +175,12 @@ def _git(command: list[str], repo_url: str, *, timeout: float = _LS_REMOTE_TIMEO
             raise TransientError(
                 ErrorCode.FETCH_FAILED, "GitHub could not be reached; will retry."
             ) from None
+        if _DISK_FULL.search(stderr):  # an admin's problem, not the link's
+            raise DomainError(
+                ErrorCode.FETCH_FAILED,
+                "The server's disk is full, so the repository could not be fetched. "
+                "Free some space, then re-index.",
+            ) from None
         raise DomainError(
             ErrorCode.REPO_NOT_FOUND,
             "The repository was not found, or it is private. Check the link.",
@@ -189,49 +200,78 @@ def _documents(
     # The clone lives only while the documents are read; the context manager removes it even
     # when the reader stops early (generator close) or fails.
     with tempfile.TemporaryDirectory(prefix="openguru-repo-") as workdir:
-        checkout = Path(workdir) / "repo"
-        _clone(remote, checkout)
-        commit = Repo(checkout).head.commit.hexsha
-        result.fetch_state[REPO_STATE_KEY] = {"commit": commit, "branch": remote.branch}
-        progress = LoadProgress()
-        for path in _source_files(checkout):
-            progress.discovered += 1
-            document = _file_document(remote, request, checkout, path)
-            if document is None:
-                continue
-            identity = _blob_link(remote, path)
-            digest = hashlib.sha256(document.text.encode()).hexdigest()
-            result.fetch_state[identity] = {"hash": digest}
-            previous = request.fetch_state.get(identity, {})
-            if not request.private and previous.get("hash") == digest:
-                progress.skipped_unchanged += 1
-                result.unchanged_links.add(document.link)
-            else:
-                progress.fetched += 1
-                yield document
-            on_progress(progress)
+        clone = Path(workdir) / "repo"
+        _clone(remote, clone)
+        repo = Repo(clone)
+        try:
+            yield from _read_files(remote, request, result, on_progress, repo)
+        finally:
+            repo.close()  # its persistent `git cat-file` processes
+
+
+def _read_files(
+    remote: _Remote,
+    request: LoadRequest,
+    result: LoadResult,
+    on_progress: ProgressCallback,
+    repo: Repo,
+) -> Iterator[Document]:
+    commit = repo.head.commit.hexsha
+    result.fetch_state[REPO_STATE_KEY] = {"commit": commit, "branch": remote.branch}
+    progress = LoadProgress()
+    for path, blob in _source_files(repo):
+        progress.discovered += 1
+        document = _file_document(remote, request, repo, path, blob)
+        if document is None:
+            continue
+        identity = _blob_link(remote, path)
+        digest = hashlib.sha256(document.text.encode()).hexdigest()
+        result.fetch_state[identity] = {"hash": digest}
+        previous = request.fetch_state.get(identity, {})
+        if not request.private and previous.get("hash") == digest:
+            progress.skipped_unchanged += 1
+            result.unchanged_links.add(document.link)
+        else:
+            progress.fetched += 1
+            yield document
         on_progress(progress)
+    on_progress(progress)
 
 
-def _clone(remote: _Remote, checkout: Path) -> None:
-    command = ["git", "clone", "--depth=1", "--single-branch", "--no-tags"]
+def _clone(remote: _Remote, clone: Path) -> None:
+    # No working tree, and no blob over the size limit: files are read from the object store,
+    # so a repository's gigabyte-sized files are neither downloaded nor written to disk (a
+    # server that does not filter sends them anyway, but they are still never checked out).
+    limit = settings.GITHUB_MAX_FILE_BYTES + 1  # the filter omits blobs of at least this size
+    command = ["git", "clone", "--depth=1", "--single-branch", "--no-tags", "--no-checkout"]
+    command.append(f"--filter=blob:limit={limit}")
     if remote.branch != remote.commit:
         command.append(f"--branch={remote.branch}")
-    command += ["--", remote.clone_url, str(checkout)]
+    command += ["--", remote.clone_url, str(clone)]
     _git(command, remote.repo_url, timeout=_CLONE_TIMEOUT_SECONDS)
 
 
-def _source_files(root: Path) -> Iterator[str]:
-    """Repository-relative paths of indexable files, sorted (deterministic output)."""
+def _source_files(repo: Repo) -> Iterator[tuple[str, str]]:
+    """(path, blob id) of the indexable files, sorted (deterministic output). Only regular
+    files count: a symlink may point outside the repository (/etc/passwd) or at itself, and a
+    submodule is another repository."""
     extensions = {extension.lower() for extension in settings.GITHUB_CODE_EXTENSIONS}
-    for directory, subdirectories, files in os.walk(root):
-        subdirectories[:] = sorted(name for name in subdirectories if name not in SKIPPED_DIRS)
-        for name in sorted(files):
-            full = Path(directory) / name
-            # A symlink may point outside the checkout (/etc/passwd); only real files count.
-            if full.is_symlink() or not _wanted(name, extensions):
-                continue
-            yield full.relative_to(root).as_posix()
+    missing = _filtered_out(repo)
+    listing = repo.git.ls_tree("-r", "-z", "--full-tree", "HEAD")
+    for entry in sorted(filter(None, listing.split("\0")), key=lambda e: e.split("\t", 1)[1]):
+        info, path = entry.split("\t", 1)
+        mode, _kind, blob = info.split()
+        *directories, name = path.split("/")
+        if mode not in _FILE_MODES or blob in missing or SKIPPED_DIRS.intersection(directories):
+            continue
+        if _wanted(name, extensions):
+            yield path, blob
+
+
+def _filtered_out(repo: Repo) -> set[str]:
+    """Blobs the clone filter left on the server: asking for them would download them."""
+    listing = repo.git.rev_list("--objects", "--missing=print", "HEAD")
+    return {line[1:] for line in listing.splitlines() if line.startswith("?")}
 
 
 def _wanted(name: str, extensions: set[str]) -> bool:
@@ -243,12 +283,12 @@ def _wanted(name: str, extensions: set[str]) -> bool:
 
 
 def _file_document(
-    remote: _Remote, request: LoadRequest, checkout: Path, path: str
+    remote: _Remote, request: LoadRequest, repo: Repo, path: str, blob: str
 ) -> Document | None:
-    full = checkout / path
-    if full.stat().st_size > settings.GITHUB_MAX_FILE_BYTES:
-        return None
-    raw = full.read_bytes()
+    binsha = bytes.fromhex(blob)
+    if repo.odb.info(binsha).size > settings.GITHUB_MAX_FILE_BYTES:
+        return None  # the server did not filter
+    raw = repo.odb.stream(binsha).read()
     if b"\x00" in raw[:_BINARY_SNIFF_BYTES] or not raw.strip():
         return None
     suffix = PurePosixPath(path).suffix.lower()

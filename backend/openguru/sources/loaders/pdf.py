@@ -1,11 +1,12 @@
 """PDF loader: one text Document per page of an uploaded file, linked as `file.pdf#page=N`."""
 
 import logging
+import time
 from pathlib import Path
 
 from django.conf import settings
 from pypdf import PasswordType, PdfReader
-from pypdf.errors import PdfReadError
+from pypdf.errors import LimitReachedError, PdfReadError
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.sources.loaders.base import (
@@ -92,9 +93,23 @@ def _page_documents(
     progress = LoadProgress(discovered=len(reader.pages))
     on_progress(progress)
     documents: list[Document] = []
+    deadline = time.monotonic() + settings.PDF_EXTRACT_MAX_SECONDS
     for number, page in enumerate(reader.pages, start=1):
+        if number > 1 and time.monotonic() >= deadline:
+            raise DomainError(
+                ErrorCode.FILE_TOO_LARGE,
+                f"Reading this PDF took longer than {settings.PDF_EXTRACT_MAX_SECONDS:g} seconds"
+                f" (at page {number}); split it into smaller files.",
+            )
         try:
             text = (page.extract_text() or "").strip()
+        except LimitReachedError as exc:
+            # A stream that inflates past pypdf's cap is a decompression bomb, not a damaged
+            # page: every page sharing it would cost as much again, so the file stops here.
+            raise DomainError(
+                ErrorCode.FILE_TOO_LARGE,
+                f"Page {number} of the PDF is too large to read once decompressed.",
+            ) from exc
         except Exception as exc:  # pypdf raises many types on a damaged page; skip just that page
             logger.info("PDF page %d unreadable: %s", number, exc)
             progress.failed += 1

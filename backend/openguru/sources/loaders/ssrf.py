@@ -50,6 +50,9 @@ _PRIVATE_NETWORKS = tuple(
         "fec0::/10",  # site-local (deprecated, still routed by some stacks)
     )
 )
+# Special-purpose ranges that some Python versions' tables call global (3.11 before 3.11.10
+# knows only 192.0.0.0/29 and 192.0.0.170/31 of the IETF protocol assignments).
+_RESERVED_NETWORKS = (ipaddress.ip_network("192.0.0.0/24"),)
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
 
@@ -84,7 +87,7 @@ def address_category(ip: IPAddress) -> str | None:
         return "multicast"
     if any(ip in network for network in _PRIVATE_NETWORKS):
         return "private"
-    if ip.is_reserved or not ip.is_global:
+    if ip.is_reserved or not ip.is_global or any(ip in net for net in _RESERVED_NETWORKS):
         return "reserved"  # documentation, benchmarking, "this network", broadcast...
     return None
 
@@ -112,8 +115,20 @@ def _refuse(host: str, ip: IPAddress) -> DomainError:
     )
 
 
+def _ip_literal(host: str) -> IPAddress | None:
+    try:
+        return _parse_ip(host)
+    except ValueError:
+        return None  # a name, or one of the IPv4 short forms only the C library reads
+
+
 def resolve_allowed(host: str, port: int) -> list[str]:
     """Resolve `host`; refuse it if ANY of its addresses is not allowed; return the addresses."""
+    literal = _ip_literal(host)
+    if literal is not None and not ip_allowed(literal):
+        # Before resolving: a literal the resolver cannot read ("fe80::1%25eth0", the zone id
+        # still URL-encoded) must be refused as what it names, not pass as "not found yet".
+        raise _refuse(host, literal)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
@@ -144,7 +159,10 @@ def _parse_url(url: str) -> httpx.URL:
 def check_url(url: str) -> None:
     """Raise DomainError(URL_NOT_ALLOWED) unless `url` is http(s) to allowed addresses only."""
     parsed = _parse_url(url)
-    resolve_allowed(parsed.host, parsed.port or (443 if parsed.scheme == "https" else 80))
+    # The name the client connects to: `host` is for display and decodes IDNA, which the socket
+    # module would encode again by the older IDNA 2003 rules ("faß" -> "fass", not "xn--fa-hia").
+    host = parsed.raw_host.decode("ascii")
+    resolve_allowed(host, parsed.port or (443 if parsed.scheme == "https" else 80))
 
 
 # --- Transport that checks at connect time --------------------------------------------------------

@@ -16,6 +16,12 @@ import lxml.html
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# Deeper elements are unwrapped into their ancestor at this depth: the walkers downstream recurse
+# once per level, and real pages stay far below it (docs themes nest 20 to 40 deep).
+MAX_NESTING = 100
+# Characters XML forbids: the HTML parser keeps them in text nodes, but lxml refuses to write them
+# back, so the first text edit (dropping a comment next to one) would fail the whole page.
+_NOT_XML_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([\w:.-]+)""", re.IGNORECASE)
 
 
@@ -79,19 +85,74 @@ def decode_html(body: bytes, charset: str | None = None) -> str:
             continue
         try:
             return body.decode(candidate)
-        except (LookupError, UnicodeDecodeError):
+        except (LookupError, UnicodeError):  # "undefined" and "punycode" raise the base class
             continue
     return body.decode("utf-8", errors="replace")
 
 
-def _document(text: str, url: str) -> lxml.html.HtmlElement | None:
+def parse_html(text: str) -> lxml.html.HtmlElement | None:
+    """The document tree of `text`, None when there is nothing to parse.
+
+    libxml2 stops reading a page at 256 levels of nesting by default, silently dropping the rest
+    of the page (old pages with hundreds of unclosed <font> tags reach that); huge_tree lifts the
+    ceiling to about 2,000. Past MAX_NESTING the tree is then flattened, text kept in order."""
     # lxml refuses a str that still carries an XML encoding declaration (XHTML pages).
-    text = _XML_DECLARATION.sub("", text, count=1)
+    text = _NOT_XML_CHARACTERS.sub(" ", _XML_DECLARATION.sub("", text, count=1))
     if not text.strip():
         return None
     try:
-        document = lxml.html.document_fromstring(text)
+        document = lxml.html.document_fromstring(text, parser=lxml.html.HTMLParser(huge_tree=True))
     except (lxml.etree.ParserError, ValueError):
+        return None
+    flatten_deep_nesting(document, MAX_NESTING)
+    return document
+
+
+def flatten_deep_nesting(root: lxml.etree._Element, max_depth: int) -> None:
+    """Unwrap every element nested more than `max_depth` below `root` that has children of its
+    own: its text, its childless elements (a heading, a <br>) and its tail stay where they were."""
+    pending = [(root, 0)]
+    while pending:
+        element, depth = pending.pop()
+        if depth >= max_depth:
+            _flatten(element)
+        else:
+            pending.extend((child, depth + 1) for child in element if len(child))
+
+
+def _flatten(element: lxml.etree._Element) -> None:
+    # One pass in document order (iterative: this runs where recursion would not fit) records
+    # the text runs and childless elements; the subtree is then replaced by them at once.
+    pieces: list[str | tuple[lxml.etree._Element, str]] = []
+    for event, node in lxml.etree.iterwalk(element, events=("start", "end")):
+        if node is element:
+            continue
+        if not len(node):
+            if event == "start":
+                pieces.append((node, node.tail or ""))
+        elif event == "start":
+            pieces.append(node.text or "")
+        else:
+            pieces.append(node.tail or "")
+    kept: list[lxml.etree._Element] = []
+    text = element.text or ""
+    for piece in pieces:
+        if isinstance(piece, str):
+            if kept:
+                kept[-1].tail = (kept[-1].tail or "") + piece
+            else:
+                text += piece
+        else:
+            node, tail = piece
+            node.tail = tail
+            kept.append(node)
+    element[:] = kept
+    element.text = text or None
+
+
+def _document(text: str, url: str) -> lxml.html.HtmlElement | None:
+    document = parse_html(text)
+    if document is None:
         return None
     document.make_links_absolute(url, resolve_base_href=True, handle_failures="discard")
     return document

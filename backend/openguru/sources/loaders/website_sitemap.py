@@ -1,7 +1,8 @@
 """Sitemaps (sitemaps.org): URL sets, sitemap indexes (followed recursively), gzip, plain text.
 
 Sitemaps come from the site being indexed, so they are parsed defensively: no entities, no
-network access from the XML parser, bounded size after decompression, bounded recursion.
+network access from the XML parser, bounded size after decompression (per sitemap and in
+total), bounded recursion.
 """
 
 import logging
@@ -17,6 +18,8 @@ from openguru.sources.loaders.ssrf import safe_fetch
 logger = logging.getLogger(__name__)
 
 SITEMAP_MAX_BYTES = 50 * 1024 * 1024  # the protocol's own limit for one sitemap, uncompressed
+# All the sitemaps of one load together (an index may list a hundred sitemaps of 50 MB each).
+SITEMAPS_MAX_TOTAL_BYTES = 4 * SITEMAP_MAX_BYTES
 MAX_SITEMAPS = 100  # index files plus URL sets, per load
 MAX_INDEX_DEPTH = 3
 MAX_URLS = 200_000
@@ -68,26 +71,19 @@ def _parse(data: bytes, url: str) -> tuple[str, list[str]]:
     return kind, _locs(root)
 
 
-def _fetch_sitemap(url: str, client: httpx.Client) -> tuple[str, list[str]]:
-    result = safe_fetch(
-        url, headers={"Accept": _ACCEPT}, max_bytes=SITEMAP_MAX_BYTES, client=client
-    )
-    data = _gunzip(result.body, url) if result.body.startswith(_GZIP_MAGIC) else result.body
-    return _parse(data, url)
-
-
 class _Reader:
     def __init__(self, client: httpx.Client) -> None:
         self.client = client
         self.visited: set[str] = set()
         self.urls: list[str] = []
+        self.budget = SITEMAPS_MAX_TOTAL_BYTES  # bytes still allowed to download
 
     def read(self, url: str, *, depth: int, strict: bool) -> None:
-        if url in self.visited or len(self.visited) >= MAX_SITEMAPS:
+        if url in self.visited or len(self.visited) >= MAX_SITEMAPS or self.budget <= 0:
             return
         self.visited.add(url)
         try:
-            kind, locations = _fetch_sitemap(url, self.client)
+            kind, locations = self._fetch(url)
         except DomainError as exc:
             if strict:
                 raise
@@ -102,6 +98,20 @@ class _Reader:
         for child in locations:
             if urlsplit(child).netloc == host and len(self.urls) < MAX_URLS:
                 self.read(child, depth=depth + 1, strict=False)
+
+    def _fetch(self, url: str) -> tuple[str, list[str]]:
+        max_bytes = min(SITEMAP_MAX_BYTES, self.budget)
+        try:
+            body = safe_fetch(
+                url, headers={"Accept": _ACCEPT}, max_bytes=max_bytes, client=self.client
+            ).body
+        except DomainError as exc:
+            if exc.code == ErrorCode.FILE_TOO_LARGE:
+                self.budget -= max_bytes  # read up to the cap before it was refused
+            raise
+        self.budget -= len(body)
+        data = _gunzip(body, url) if body.startswith(_GZIP_MAGIC) else body
+        return _parse(data, url)
 
 
 def sitemap_page_urls(candidates: list[str], *, client: httpx.Client) -> list[str]:
