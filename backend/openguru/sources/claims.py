@@ -83,7 +83,7 @@ def sources_touch_queued(*, source_ids: list[int]) -> None:
     )
 
 
-def sources_pending(*, quiet_minutes: int) -> list[int]:
+def sources_pending(*, quiet_minutes: float) -> list[int]:
     """Queued sources nothing has touched for a while: their message was lost or gave up."""
     quiet_since = timezone.now() - timedelta(minutes=quiet_minutes)
     return list(

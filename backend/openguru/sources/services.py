@@ -7,6 +7,7 @@ from typing import Any
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from openguru.answers.staleness import questions_mark_stale
 from openguru.core.errors import DomainError, ErrorCode
@@ -19,9 +20,18 @@ logger = logging.getLogger(__name__)
 
 
 def _enqueue(source_id: int) -> None:
+    transaction.on_commit(lambda: _send(source_id))
+
+
+def _send(source_id: int) -> None:
     from openguru.sources.tasks import source_process_task
 
-    transaction.on_commit(lambda: source_process_task.delay(source_id))
+    try:
+        source_process_task.delay(source_id)
+    except OperationalError:
+        # The broker is down. The source is saved as queued, and beat's pending sweep sends it
+        # once the broker is back; the caller still gets its source, not an error.
+        logger.warning("source %s: the broker is unreachable; it will be sent later", source_id)
 
 
 def source_create(

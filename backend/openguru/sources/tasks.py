@@ -1,11 +1,14 @@
 """Celery tasks: take ids, call services. Every task is bounded in time; sends carry an expiry."""
 
 import logging
+import time
 from datetime import timedelta
 
 from celery import shared_task
 from celery.app.task import Task
+from celery.exceptions import Reject
 from django.conf import settings
+from django.db import connection, connections
 from django.db.models import Q
 from django.utils import timezone
 
@@ -13,14 +16,16 @@ from openguru.core.errors import TransientError
 from openguru.sources.claims import sources_pending, sources_stuck, sources_touch_queued
 from openguru.sources.crawls import CRAWL_TIME_LIMIT_SECONDS, crawl_run
 from openguru.sources.models import DataSource
-from openguru.sources.processing import source_process
+from openguru.sources.processing import DATABASE_DOWN, source_process
 
 logger = logging.getLogger(__name__)
 
 MAX_RETRIES = 5
 SEND_EXPIRES_SECONDS = 6 * 3600  # a resync nobody picked up for hours is sent again by beat
 # A queued source nothing touched for this long lost its message (or gave up waiting): resend.
-PENDING_QUIET_MINUTES = 10
+PENDING_QUIET_MINUTES = settings.SOURCE_PENDING_QUIET_MINUTES
+# A task that lost its database waits this long for it before handing its message back.
+DATABASE_WAIT_SECONDS = 30
 
 
 @shared_task(
@@ -37,9 +42,29 @@ def source_process_task(self: Task, source_id: int, busy_waits: int = 0) -> dict
         outcome = source_process(source_id=source_id, token=token, final_attempt=final)
     except TransientError as exc:
         raise self.retry(exc=exc, countdown=min(600, 10 * 2**self.request.retries)) from exc
+    except DATABASE_DOWN as exc:
+        # Hand the message back as it is once the database answers again (the redelivery has the
+        # same id, so it takes its claim back). Not a retry: that is a new send, which needs the
+        # database to route it, and a database outage is not the source's fault.
+        _wait_for_database(seconds=DATABASE_WAIT_SECONDS)
+        raise Reject(exc, requeue=True) from exc
     if outcome.status == "busy" and not settings.CELERY_TASK_ALWAYS_EAGER:
         return _wait_for_guru(source_id, busy_waits)
     return {"source_id": source_id, "status": outcome.status, **outcome.stats}
+
+
+def _wait_for_database(*, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        connections.close_all()  # a broken connection goes; the next one is new
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            return
+        except DATABASE_DOWN:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(1)
 
 
 def _wait_for_guru(source_id: int, busy_waits: int) -> dict:
