@@ -3,7 +3,6 @@ import type { CSSProperties } from "react";
 
 import { GuruAvatar } from "@/components/ui/GuruAvatar";
 import { Notice } from "@/components/ui/Notice";
-import { publicApiUrl } from "@/lib/env";
 import { safeHexColor } from "@/lib/color";
 import type { Guru } from "@/lib/gurus/types";
 
@@ -20,7 +19,7 @@ export function GuruGrid({ gurus, query = "" }: { gurus: Guru[]; query?: string 
   if (gurus.length === 0) {
     return (
       <Notice tone="info" title="No gurus yet">
-        Create the first one in the <a href={`${publicApiUrl()}/admin/`}>admin</a>, then add its
+        Create the first one in the <Link href="/console/gurus/new">console</Link>, then add its
         sources.
       </Notice>
     );

@@ -1,7 +1,5 @@
 import Link from "next/link";
 
-import { publicApiUrl } from "@/lib/env";
-
 import styles from "./SiteHeader.module.css";
 
 export function SiteHeader() {
@@ -14,8 +12,7 @@ export function SiteHeader() {
         </Link>
         <nav className={styles.nav} aria-label="Main">
           <Link href="/">Gurus</Link>
-          {/* Django serves the admin itself: same origin behind nginx, the API port in development. */}
-          <a href={`${publicApiUrl()}/admin/`}>Admin</a>
+          <Link href="/console">Console</Link>
         </nav>
       </div>
     </header>

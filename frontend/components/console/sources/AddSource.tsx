@@ -1,0 +1,55 @@
+"use client";
+
+import { useState } from "react";
+
+import { Button } from "@/components/console/ui/Button";
+import formStyles from "@/components/console/ui/forms.module.css";
+
+import { FaqForm } from "./FaqForm";
+import { PdfUpload } from "./PdfUpload";
+import { TextSourceForm } from "./TextSourceForm";
+import { UrlSourceForm } from "./UrlSourceForm";
+import { WebsiteForm } from "./WebsiteForm";
+
+const KINDS = [
+  { value: "website", label: "Website" },
+  { value: "pdf", label: "PDF" },
+  { value: "youtube", label: "YouTube" },
+  { value: "github_repo", label: "GitHub" },
+  { value: "text", label: "Text" },
+  { value: "faq", label: "FAQ" },
+] as const;
+
+type Kind = (typeof KINDS)[number]["value"];
+
+interface AddSourceProps {
+  slug: string;
+  onAdded: () => void;
+}
+
+/** One form per kind of source, picked with a row of toggle buttons. */
+export function AddSource({ slug, onAdded }: AddSourceProps) {
+  const [kind, setKind] = useState<Kind>("website");
+  const props = { slug, onAdded };
+  return (
+    <>
+      <div className={formStyles.segmented} role="group" aria-label="Kind of source">
+        {KINDS.map((option) => (
+          <Button
+            key={option.value}
+            aria-pressed={kind === option.value}
+            onClick={() => setKind(option.value)}
+          >
+            {option.label}
+          </Button>
+        ))}
+      </div>
+      {kind === "website" ? <WebsiteForm {...props} /> : null}
+      {kind === "pdf" ? <PdfUpload {...props} /> : null}
+      {kind === "youtube" ? <UrlSourceForm {...props} type="youtube" /> : null}
+      {kind === "github_repo" ? <UrlSourceForm {...props} type="github_repo" /> : null}
+      {kind === "text" ? <TextSourceForm {...props} /> : null}
+      {kind === "faq" ? <FaqForm {...props} /> : null}
+    </>
+  );
+}

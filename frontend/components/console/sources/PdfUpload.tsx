@@ -1,0 +1,90 @@
+"use client";
+
+import { useRef, useState, type DragEvent } from "react";
+
+import { Field } from "@/components/console/ui/Field";
+import { describeError } from "@/lib/console/client";
+import { uploadPdf } from "@/lib/sources/api";
+
+import { PrivateCheckbox } from "./PrivateCheckbox";
+import { UploadList, type Upload } from "./UploadList";
+import styles from "./sources.module.css";
+
+let nextId = 1;
+
+/** PDFs by drag and drop or the file picker; each upload shows its own progress. */
+export function PdfUpload({ slug, onAdded }: { slug: string; onAdded: () => void }) {
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [over, setOver] = useState(false);
+  const [isPrivate, setPrivate] = useState(false);
+  // Every upload waits for the one before, across picks and drops: each file gets the whole
+  // connection, its bar moves steadily, and the guru's sources are indexed in order.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+
+  const patch = (id: number, change: Partial<Upload>) =>
+    setUploads((all) => all.map((u) => (u.id === id ? { ...u, ...change } : u)));
+
+  async function upload(id: number, file: File) {
+    patch(id, { state: "uploading" });
+    try {
+      await uploadPdf(slug, file, isPrivate, ({ loaded, total }) =>
+        patch(id, { sent: loaded / total }),
+      );
+      patch(id, { state: "done", sent: 1 });
+      onAdded();
+    } catch (failure) {
+      patch(id, { state: "failed", error: describeError(failure) });
+    }
+  }
+
+  function send(files: File[]) {
+    const queued = files.map((file) => ({ id: nextId++, file }));
+    const rows: Upload[] = queued.map(({ id, file }) => ({
+      id,
+      name: file.name,
+      sent: 0,
+      state: "waiting",
+    }));
+    setUploads((all) => [...rows, ...all]);
+    for (const { id, file } of queued) {
+      queue.current = queue.current.then(() => upload(id, file));
+    }
+  }
+
+  function drop(event: DragEvent) {
+    event.preventDefault();
+    setOver(false);
+    send(Array.from(event.dataTransfer.files));
+  }
+
+  return (
+    <div
+      className={`${styles.drop} ${over ? styles.dropActive : ""}`}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={drop}
+      data-part="pdf-drop"
+    >
+      <p>Drop PDF files here, or choose them.</p>
+      <Field label="Choose PDF files">
+        {(c) => (
+          <input
+            {...c}
+            type="file"
+            accept="application/pdf,.pdf"
+            multiple
+            onChange={(event) => {
+              send(Array.from(event.target.files ?? []));
+              event.target.value = "";
+            }}
+          />
+        )}
+      </Field>
+      <PrivateCheckbox checked={isPrivate} onChange={setPrivate} />
+      <UploadList uploads={uploads} />
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { Badge } from "@/components/ui/Badge";
+import table from "@/components/console/ui/table.module.css";
+import { SOURCE_TYPE_LABELS, type Source } from "@/lib/sources/types";
+
+import { SourceStatus } from "./SourceStatus";
+
+export function sourceName(source: Source): string {
+  return source.title || source.url;
+}
+
+function isWebAddress(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}
+
+interface SourceRowProps {
+  source: Source;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+}
+
+export function SourceRow({ source, selected, onSelect }: SourceRowProps) {
+  const name = sourceName(source);
+  return (
+    <tr data-source-id={source.id} data-status={source.status}>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Select ${name}`}
+          checked={selected}
+          onChange={(event) => onSelect(event.target.checked)}
+        />
+      </td>
+      <td>{SOURCE_TYPE_LABELS[source.type]}</td>
+      <td className={table.break}>
+        {isWebAddress(source.url) ? (
+          <a href={source.url} target="_blank" rel="noopener noreferrer">
+            {name}
+          </a>
+        ) : (
+          name
+        )}
+        {source.private ? (
+          <>
+            {" "}
+            <Badge tone="off">private</Badge>
+          </>
+        ) : null}
+      </td>
+      <td>
+        <SourceStatus source={source} name={name} />
+      </td>
+      <td className={table.number} data-part="chunk-count">
+        {source.chunk_count}
+      </td>
+      <td>
+        {source.last_indexed_at ? new Date(source.last_indexed_at).toLocaleString() : "never"}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+
+import { ActionStatus } from "@/components/console/ui/ActionStatus";
+import { Button } from "@/components/console/ui/Button";
+import { Field } from "@/components/console/ui/Field";
+import formStyles from "@/components/console/ui/forms.module.css";
+import { useAction } from "@/lib/console/useAction";
+import { addSource } from "@/lib/sources/api";
+
+import { PrivateCheckbox } from "./PrivateCheckbox";
+
+const COPY = {
+  youtube: { label: "YouTube video URL", placeholder: "https://www.youtube.com/watch?v=…" },
+  github_repo: { label: "GitHub repository URL", placeholder: "https://github.com/owner/repo" },
+};
+
+interface UrlSourceFormProps {
+  slug: string;
+  type: "youtube" | "github_repo";
+  onAdded: () => void;
+}
+
+/** A YouTube video (its transcript) or a GitHub repository (its code and docs). */
+export function UrlSourceForm({ slug, type, onAdded }: UrlSourceFormProps) {
+  const [url, setUrl] = useState("");
+  const [branch, setBranch] = useState("");
+  const [isPrivate, setPrivate] = useState(false);
+  const { run, busy, error, message } = useAction();
+  const copy = COPY[type];
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const options = type === "github_repo" && branch.trim() ? { branch: branch.trim() } : {};
+    const ok = await run(async () => {
+      await addSource(slug, { type, url: url.trim(), options, private: isPrivate });
+      return "Added: indexing starts in a moment.";
+    });
+    if (ok) {
+      setUrl("");
+      onAdded();
+    }
+  }
+
+  return (
+    <form className={formStyles.form} onSubmit={submit} aria-label={`Add ${copy.label}`}>
+      <Field label={copy.label}>
+        {(c) => (
+          <input
+            {...c}
+            type="url"
+            required
+            placeholder={copy.placeholder}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+        )}
+      </Field>
+      {type === "github_repo" ? (
+        <Field label="Branch" hint="Empty: the default branch.">
+          {(c) => <input {...c} value={branch} onChange={(e) => setBranch(e.target.value)} />}
+        </Field>
+      ) : null}
+      <PrivateCheckbox checked={isPrivate} onChange={setPrivate} />
+      <ActionStatus error={error} message={message} />
+      <div className={formStyles.actions}>
+        <Button type="submit" variant="primary" disabled={busy}>
+          Add source
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+/** Admin calls on gurus (`gurus/apis.py`): create, change, delete, icon upload. */
+import type { Guru } from "@/lib/gurus/types";
+
+import { apiJson, apiRequest, guruPath } from "./client";
+import { useApi } from "./hooks";
+
+/** What the admin form edits; Django validates every field. */
+export interface GuruInput {
+  slug?: string;
+  name: string;
+  domain_knowledge: string;
+  custom_instruction: string;
+  icon_url: string;
+  base_color: string;
+  light_color: string;
+  active?: boolean;
+  anonymous_asks_per_hour?: number | null;
+  anonymous_asks_per_day?: number | null;
+  github_webhook_secret?: string;
+}
+
+/** The guru as admins read it; fields Django may not return are optional. */
+export type AdminGuru = Guru & {
+  custom_instruction?: string;
+  anonymous_asks_per_hour?: number | null;
+  anonymous_asks_per_day?: number | null;
+};
+
+export const GURUS_PATH = "/api/gurus/";
+
+export function useGurus() {
+  return useApi<AdminGuru[]>(GURUS_PATH);
+}
+
+export function useGuru(slug: string) {
+  return useApi<AdminGuru>(`${guruPath(slug)}/`);
+}
+
+export function createGuru(input: GuruInput): Promise<AdminGuru> {
+  return apiJson<AdminGuru>(GURUS_PATH, { method: "POST", json: input });
+}
+
+export function updateGuru(slug: string, input: Partial<GuruInput>): Promise<AdminGuru> {
+  return apiJson<AdminGuru>(`${guruPath(slug)}/`, { method: "PATCH", json: input });
+}
+
+export async function deleteGuru(slug: string): Promise<void> {
+  await apiRequest(`${guruPath(slug)}/`, { method: "DELETE" });
+}
+
+export function uploadGuruIcon(slug: string, file: File): Promise<{ icon_url: string }> {
+  const form = new FormData();
+  form.append("file", file);
+  return apiJson(`${guruPath(slug)}/icon/`, { method: "POST", form });
+}

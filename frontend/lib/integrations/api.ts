@@ -1,0 +1,25 @@
+import { apiJson, apiRequest, guruPath } from "@/lib/console/client";
+
+import type { ConnectionTest, Integration, IntegrationInput } from "./types";
+
+export const integrationsPath = (slug: string) => `${guruPath(slug)}/integrations/`;
+
+export function createIntegration(slug: string, input: IntegrationInput): Promise<Integration> {
+  return apiJson<Integration>(integrationsPath(slug), { method: "POST", json: input });
+}
+
+export function updateIntegration(
+  slug: string,
+  id: number,
+  input: IntegrationInput,
+): Promise<Integration> {
+  return apiJson<Integration>(`${integrationsPath(slug)}${id}/`, { method: "PATCH", json: input });
+}
+
+export async function deleteIntegration(slug: string, id: number): Promise<void> {
+  await apiRequest(`${integrationsPath(slug)}${id}/`, { method: "DELETE" });
+}
+
+export function testIntegration(slug: string, id: number): Promise<ConnectionTest> {
+  return apiJson<ConnectionTest>(`${integrationsPath(slug)}${id}/test/`);
+}

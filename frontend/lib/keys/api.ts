@@ -1,0 +1,13 @@
+import { apiJson, apiRequest } from "@/lib/console/client";
+
+import type { CreatedApiKey } from "./types";
+
+export const KEYS_PATH = "/api/api-keys/";
+
+export function createApiKey(name: string): Promise<CreatedApiKey> {
+  return apiJson<CreatedApiKey>(KEYS_PATH, { method: "POST", json: { name } });
+}
+
+export async function revokeApiKey(id: number): Promise<void> {
+  await apiRequest(`${KEYS_PATH}${id}/`, { method: "DELETE" });
+}

@@ -1,0 +1,10 @@
+import { apiJson } from "@/lib/console/client";
+
+import type { PlatformSettings, SettingValue } from "./types";
+
+export const SETTINGS_PATH = "/api/settings/";
+export const HEALTH_PATH = "/api/health/";
+
+export function saveSettings(values: Record<string, SettingValue>): Promise<PlatformSettings> {
+  return apiJson<PlatformSettings>(SETTINGS_PATH, { method: "PATCH", json: values });
+}

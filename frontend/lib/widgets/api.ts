@@ -1,0 +1,16 @@
+import { apiJson, apiRequest, guruPath } from "@/lib/console/client";
+
+import type { WidgetId } from "./types";
+
+export const widgetIdsPath = (slug: string) => `${guruPath(slug)}/widget-ids/`;
+
+export function createWidgetId(slug: string, domainPattern: string): Promise<WidgetId> {
+  return apiJson<WidgetId>(widgetIdsPath(slug), {
+    method: "POST",
+    json: { domain_pattern: domainPattern },
+  });
+}
+
+export async function deleteWidgetId(slug: string, id: number): Promise<void> {
+  await apiRequest(`${widgetIdsPath(slug)}${id}/`, { method: "DELETE" });
+}

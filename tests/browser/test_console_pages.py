@@ -1,0 +1,193 @@
+"""The admin console's other pages in Chromium against the real backend: sign-in refusals in
+words, a guru's settings (an uploaded icon, nothing else overwritten), picking and deleting
+sources, a Discord bot checked against a loopback Discord, the platform settings, signing out.
+axe-core checks each page."""
+
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+from openguru.core.models import PlatformSettings
+from openguru.gurus.models import Guru
+from openguru.gurus.services import guru_create
+from openguru.integrations.models import Integration
+from openguru.sources.models import DataSource
+from openguru.sources.services import source_create
+from PIL import Image
+
+from tests.browser.console_site import (  # noqa: F401
+    Console,
+    console,
+    console_site,
+    sign_in,
+    staff,
+    trusts_console,
+)
+from tests.browser.test_qa_site import chromium, live_api, tab  # noqa: F401
+from tests.fakes.discord_server import FakeDiscordServer
+
+# The first test also waits for `next dev` to compile every console route (console_site): that
+# takes minutes on a busy two-core machine, more than the suite's default timeout.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
+
+BOT_TOKEN = "discord-bot-token"
+
+
+def png_icon() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (200, 120, 20)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def lions(transactional_db) -> Guru:
+    return guru_create(
+        slug="lions", name="Lions", custom_instruction="Answer like a ranger, briefly."
+    )
+
+
+def test_sign_in_refusals_are_in_words(console: Console):  # noqa: F811
+    get_user_model().objects.create_user(username="visitor", password="another long passphrase")
+    view = console.tab
+
+    def refusals() -> dict:
+        page = view.page
+        page.goto(f"{console.origin}/console/settings")
+        page.wait_for_url("**/console/sign-in?next=%2Fconsole%2Fsettings")
+        page.get_by_label("Username").fill(console.staff.username)
+        page.get_by_label("Password").fill("not the password")
+        page.get_by_role("button", name="Sign in").click()
+        alert = page.get_by_role("form", name="Sign in").get_by_role("alert")
+        alert.get_by_text("Wrong", exact=False).wait_for()
+        wrong = alert.inner_text()
+        page.get_by_label("Username").fill("visitor")
+        page.get_by_label("Password").fill("another long passphrase")
+        page.get_by_role("button", name="Sign in").click()
+        alert.get_by_text("administrators", exact=False).wait_for()
+        not_staff = alert.inner_text()
+        view.shot("sign-in-refused")
+        sign_in(page, console.staff)
+        page.wait_for_url("**/console/settings")
+        return {"wrong": wrong, "not_staff": not_staff}
+
+    seen = console.browser.run(refusals)
+    assert "Could not sign in" in seen["wrong"] and len(seen["wrong"]) > 30
+    assert "Only administrators may sign in" in seen["not_staff"]
+    assert "Wrong username or password" in seen["wrong"]
+    assert view.errors == []
+
+
+def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, settings):  # noqa: F811
+    for title in ("Prides", "Hunting"):
+        source_create(guru=lions, type="text", title=title, content=f"# {title}\n\nLions.\n")
+    view, origin = console.tab, console.origin
+
+    def guru_settings() -> dict:
+        page = view.page
+        page.goto(f"{origin}/console/gurus/lions")
+        sign_in(page, console.staff)
+        page.get_by_label("Domain knowledge").fill("Lions of the savanna")
+        page.get_by_label("Upload an icon").set_input_files(
+            [{"name": "lion.png", "mimeType": "image/png", "buffer": png_icon()}]
+        )
+        page.get_by_role("button", name="Save changes").click()
+        page.get_by_role("status").get_by_text("Saved.").wait_for()
+        view.shot("guru-settings")
+        view.axe("guru-settings")
+        return {"icon": page.locator("[data-part=guru-preview] img").get_attribute("src")}
+
+    seen = console.browser.run(guru_settings)
+    lions.refresh_from_db()
+    assert lions.domain_knowledge == "Lions of the savanna"
+    assert "/api/gurus/lions/icon/" in lions.icon_url and seen["icon"] == lions.icon_url
+    assert lions.custom_instruction == "Answer like a ranger, briefly."  # not sent, not lost
+
+    def delete_the_sources() -> dict:
+        page = view.page
+        page.get_by_role("link", name="Sources").click()
+        page.locator("tr[data-status=SUCCESS]").nth(1).wait_for()
+        page.get_by_label("Select all sources").check()
+        page.get_by_role("group", name="Selected sources").get_by_text("2 selected").wait_for()
+        view.axe("sources")
+        page.get_by_role("button", name="Delete", exact=True).click()
+        page.get_by_role("button", name="Delete 2").click()
+        page.get_by_text("No sources yet").wait_for()
+        return {"rows": page.locator("tr[data-source-id]").count()}
+
+    assert console.browser.run(delete_the_sources) == {"rows": 0}
+    assert not DataSource.objects.filter(guru=lions).exists()
+
+    with FakeDiscordServer(token=BOT_TOKEN) as discord:
+        settings.DISCORD_API_URL = discord.api_url
+
+        def connect_a_bot() -> dict:
+            page = view.page
+            page.get_by_role("link", name="Integrations").click()
+            form = page.get_by_role("form", name="New bot")
+            form.get_by_label("Platform").select_option("DISCORD")
+            form.get_by_label("Discord server (guild) id").fill("4242")
+            form.get_by_label("Server name").fill("Rangers")
+            form.get_by_label("Bot token").fill(BOT_TOKEN)
+            form.get_by_role("button", name="Add a channel").click()
+            form.get_by_label("Channel 1 id").fill("777")
+            form.get_by_label("Channel 1 name").fill("sightings")
+            form.get_by_role("button", name="Connect").click()
+            bot = page.get_by_role("form", name="DISCORD bot settings")
+            bot.get_by_role("button", name="Test connection").click()
+            result = page.locator("[data-part=connection-test]")
+            result.wait_for()
+            view.shot("integrations")
+            view.axe("integrations")
+            return {"ok": result.get_attribute("data-ok"), "detail": result.inner_text()}
+
+        seen = console.browser.run(connect_a_bot)
+    bot = Integration.objects.get(guru=lions)
+    assert (bot.type, bot.external_id, bot.workspace_name) == ("DISCORD", "4242", "Rangers")
+    assert bot.channels == [{"id": "777", "name": "sightings", "mode": "mention"}]
+    assert seen["ok"] == "true" and "Signed in to Discord as guru" in seen["detail"]
+
+    def platform_settings() -> dict:
+        page = view.page
+        page.get_by_role("navigation", name="Console").get_by_role("link", name="Settings").click()
+        page.wait_for_url("**/console/settings")
+        page.locator("[data-part=health] tr").first.wait_for()
+        page.get_by_label("Trust score threshold").fill("0.5")
+        page.get_by_role("button", name="Save settings").click()
+        page.get_by_role("status").get_by_text("Saved").wait_for()
+        view.shot("settings")
+        view.axe("settings")
+        return {
+            "health": page.locator("[data-part=health] th").all_inner_texts(),
+            "providers": page.locator("[data-part=providers]").inner_text(),
+        }
+
+    seen = console.browser.run(platform_settings)
+    assert PlatformSettings.objects.get().trust_score_threshold == 0.5
+    assert "vector store" in [name.lower() for name in seen["health"]]
+    assert "fake" in seen["providers"]  # the embedding provider of the test settings
+
+    def delete_the_guru() -> str:
+        page = view.page
+        page.goto(f"{origin}/console/gurus/lions")
+        page.get_by_role("button", name="Delete guru").click()
+        page.get_by_role("button", name="Yes, delete Lions").click()
+        page.wait_for_url(f"{origin}/console")
+        page.get_by_text("No gurus yet").wait_for()
+        return page.url
+
+    console.browser.run(delete_the_guru)
+    assert not Guru.objects.filter(slug="lions").exists()
+
+    def sign_out() -> str:
+        page = view.page
+        page.get_by_role("button", name="Sign out").click()
+        page.wait_for_url("**/console/sign-in")
+        page.goto(f"{origin}/console/keys")
+        page.wait_for_url("**/console/sign-in?next=%2Fconsole%2Fkeys")
+        return page.url
+
+    assert console.browser.run(sign_out).endswith("next=%2Fconsole%2Fkeys")
+    assert view.dialogs == [] and view.errors == []
+    assert list(view.a11y) == ["guru-settings", "sources", "integrations", "settings"]
+    found = "\n".join(f"{name}: {line}" for name, lines in view.a11y.items() for line in lines)
+    assert not found, f"axe-core found serious or critical violations:\n{found}"
