@@ -27,7 +27,11 @@ from openguru.benchmarks.paths import BACKEND_DIR
 from openguru.benchmarks.processes import ChildProcesses
 from openguru.benchmarks.stats import p50_p95, rounded
 from openguru.gurus.models import Guru
-from openguru.integrations.integration_services import IntegrationSetup, integration_create
+from openguru.integrations.integration_services import (
+    IntegrationSetup,
+    integration_create,
+    integration_delete,
+)
 from openguru.integrations.models import Integration
 from openguru.integrations.services import admin_token_owner
 
@@ -186,6 +190,9 @@ def run_slack(
     warm_up, rest = questions[:1], questions[1:]
     sequential, burst = rest[:SLACK_ONE_AT_A_TIME], rest[SLACK_ONE_AT_A_TIME:]
     _purge(BROKER_URL)
+    # A run stopped half-way leaves its integration behind in the bench state.
+    for stale in Integration.objects.filter(type=Integration.Type.SLACK, external_id=TEAM):
+        integration_delete(integration=stale)
     with FakeSlackServer(token=BOT_TOKEN) as slack_api:
         integration = integration_create(
             guru=guru,
@@ -222,7 +229,7 @@ def run_slack(
         finally:
             processes.stop(worker)
             processes.stop_pid(web.pid)
-            integration.delete()
+            integration_delete(integration=integration)
     row = {
         "broker": BROKER_URL.split("://")[0],
         "web_workers": api.workers,
