@@ -21,6 +21,7 @@ REPORT_KEYS = (
     "api",
     "widget",
     "ui",
+    "slack",
     "overload",
 )
 
