@@ -1,15 +1,13 @@
 """/metrics after real work: an answer streamed by the loopback LLM through the ASGI app, a
 refusal, an ingestion that succeeds and one that fails, and messages waiting in Redis."""
 
-import threading
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 from django.test import Client
 from openguru.gurus.services import guru_create
-from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
+from openguru.providers.vectorstore.lite_server import free_port
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
 from openguru.sources.tasks import source_process_task
@@ -17,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.answers.conftest import PAGES, page_url
 from tests.answers.test_answer_engine import IN_SCOPE, OUT_OF_SCOPE
+from tests.answers.test_streaming_http import live_asgi  # noqa: F401  (fixture)
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.integration.worker import REDIS_BROKER, purge, send_task
 
@@ -24,25 +23,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 TOKEN = "metrics-test-token"
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-
-
-@pytest.fixture
-def live_asgi() -> Iterator[str]:
-    from config.asgi import application
-
-    port = free_port()
-    config = uvicorn.Config(
-        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port("127.0.0.1", port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture
@@ -70,7 +50,9 @@ def total(samples: Samples, name: str, **labels: str) -> float:
 
 
 def test_every_series_moves_after_an_answer_a_refusal_and_an_ingestion(
-    metrics_on: None, live_asgi: str, llm_server: FakeOpenAIServer
+    metrics_on: None,
+    live_asgi: str,  # noqa: F811
+    llm_server: FakeOpenAIServer,
 ) -> None:
     before = scrape()
     guru = guru_create(slug="metered", name="Metered")
