@@ -51,7 +51,7 @@ test: install-dev
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 	cd backend && ../$(VENV)/bin/mypy .
 	cd frontend && npm run --silent typecheck
-	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite"
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite" -n 2 --dist loadfile --durations=25
 	env -u DATABASE_URL $(PYTEST) tests -m sqlite
 
 ## test-fast: the engine, fusion, gate, metrics, chunking and memory-store tests (marked `fast`),

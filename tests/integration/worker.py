@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from celery import Celery
 from config.workers import EMBEDDED_WORKERS, WorkerSpec
@@ -16,9 +17,33 @@ from django.db import connection
 
 BACKEND = Path(__file__).resolve().parents[2] / "backend"
 # The brokers real-worker tests use; overridable so two test runs on one machine (each with
-# its own Redis database and RabbitMQ vhost) never take each other's messages.
-REDIS_BROKER = os.environ.get("OPENGURU_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
-AMQP_BROKER = os.environ.get("OPENGURU_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+# its own Redis database and RabbitMQ vhost) never take each other's messages. Within a run,
+# each `pytest -n` process (gw0, gw1, …) gets its own database and vhost in turn: the vhosts
+# are made by backend/scripts/services_up.sh.
+_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def _redis_for_process(url: str) -> str:
+    if not _PROCESS:
+        return url
+    base, _, database = url.rpartition("/")
+    return f"{base}/{int(database or 0) + int(_PROCESS.removeprefix('gw'))}"
+
+
+def _amqp_for_process(url: str) -> str:
+    if not _PROCESS:
+        return url
+    parts = urlsplit(url)
+    vhost = unquote(parts.path[1:]).strip("/") or "openguru_test"
+    return urlunsplit(parts._replace(path=f"/{vhost}_{_PROCESS}"))
+
+
+REDIS_BROKER = _redis_for_process(
+    os.environ.get("OPENGURU_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
+)
+AMQP_BROKER = _amqp_for_process(
+    os.environ.get("OPENGURU_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+)
 BROKERS = {"redis": REDIS_BROKER, "rabbitmq": AMQP_BROKER}
 
 

@@ -2,6 +2,14 @@
 
 threshold = max(setting, best - margin): an absolute floor, plus a cut relative to the best hit so
 a strong match does not drag weak neighbours in. trust score = mean relevance of what was kept.
+
+A question is refused when its `gate_score`, the best candidate's relevance, is below the
+threshold. The threshold is the guru's own, calibrated from its corpus (`answers.calibration`),
+when it has one and relevance comes from retrieval (cosine or the reranker); otherwise the
+deployment's `trust_score_threshold`. `make eval` measured other scores against this one (the
+share of the question's rare words in the top contexts, the cosine to the guru's centroid, the
+mean of the top three, a penalty for words the corpus never uses): none separated out-of-scope
+questions better on both documentation pairs (docs/benchmarks.md, "Refusal").
 """
 
 from collections.abc import Sequence
@@ -10,6 +18,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from openguru.answers.fusion import Candidate
+from openguru.gurus.models import Guru
 
 
 @dataclass(frozen=True)
@@ -25,10 +34,22 @@ class GateDecision:
         return bool(self.kept)
 
 
+def gate_score(candidates: Sequence[Candidate]) -> float:
+    """What the gate refuses on: the question is refused at any threshold above it."""
+    return max((c.relevance for c in candidates), default=0.0)
+
+
+def guru_threshold(guru: Guru, *, setting: float, retrieval_relevance: bool = True) -> float:
+    """The threshold `guru` is gated at. `retrieval_relevance`: relevance is the retrieval's
+    (cosine or reranker), the scale the calibration measured; an LLM's relevance scores are not."""
+    calibrated = guru.calibrated_trust_threshold
+    return calibrated if calibrated is not None and retrieval_relevance else setting
+
+
 def trust_gate(
     candidates: Sequence[Candidate], *, threshold: float, margin: float, max_keep: int
 ) -> GateDecision:
-    best = max((c.relevance for c in candidates), default=0.0)
+    best = gate_score(candidates)
     cut = max(threshold, best - margin)
     ranked = sorted(candidates, key=lambda c: c.relevance, reverse=True)
     kept = [c for c in ranked if c.relevance >= cut][:max_keep]

@@ -23,7 +23,7 @@ from openguru.answers.context import answer_contexts, references_for
 from openguru.answers.events import AnswerEvent
 from openguru.answers.extractive import extractive_answer
 from openguru.answers.fusion import Candidate
-from openguru.answers.gate import GateDecision, answer_gate
+from openguru.answers.gate import GateDecision, answer_gate, guru_threshold
 from openguru.answers.groundwork import AskRequest, groundwork_gather
 from openguru.answers.models import Question
 from openguru.answers.pipeline import AnswerRun
@@ -97,7 +97,7 @@ async def replay(question: Question) -> AsyncIterator[AnswerEvent]:
 async def score(run: AnswerRun) -> None:
     """Default mode without a reranker: one LLM call judges the top candidates."""
     llm, candidates = run.providers.llm, run.retrieval.candidates
-    if llm is None or run.providers.reranker is not None or run.fast or not candidates:
+    if llm is None or not _llm_scores(run) or not candidates:
         return
     started = time.perf_counter()
     usage = await llm_relevance(llm, run.request.question, candidates)
@@ -110,6 +110,11 @@ async def score(run: AnswerRun) -> None:
         sequential=True,
     )
     run.clock.lap("relevance_ms")
+
+
+def _llm_scores(run: AnswerRun) -> bool:
+    """Relevance comes from the LLM call, not from retrieval (cosine or the reranker)."""
+    return run.providers.llm is not None and run.providers.reranker is None and not run.fast
 
 
 async def llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) -> tuple[int, int]:
@@ -141,14 +146,15 @@ def gate(run: AnswerRun) -> GateDecision:
     assert run.work is not None
     platform = run.work.platform
     run.understanding = understanding = run.understanding_call.if_ready()
+    threshold = guru_threshold(
+        run.request.guru,
+        setting=platform.trust_score_threshold,
+        retrieval_relevance=not _llm_scores(run),
+    )
     run.decision = decision = answer_gate(
-        run.retrieval.candidates,
-        threshold=platform.trust_score_threshold,
-        margin=platform.trust_score_margin,
+        run.retrieval.candidates, threshold=threshold, margin=platform.trust_score_margin
     )
-    run.trace.gated(
-        decision, setting=platform.trust_score_threshold, margin=platform.trust_score_margin
-    )
+    run.trace.gated(decision, setting=threshold, margin=platform.trust_score_margin)
     run.trace.understanding_ready = run.understanding_call.done
     if not understanding.valid:
         run.trace.decide(REFUSED, NOT_VALID)

@@ -1,12 +1,15 @@
 """Celery tasks of the answers app: take ids, call the services. The grounding check is sent to
 the `light` queue (`services._send_grounding`): one LLM call, after the answer reached its
-reader."""
+reader. The trust calibration follows every ingestion that changed a guru's chunks."""
 
 from typing import Any
 
 from celery import shared_task
 
+from openguru.answers.calibration import guru_trust_calibrate
+from openguru.answers.providers import providers_for
 from openguru.answers.services import question_grounding_check
+from openguru.gurus.models import Guru
 
 
 @shared_task(soft_time_limit=300, time_limit=330)
@@ -21,3 +24,16 @@ def question_grounding_task(question_id: int) -> dict[str, Any]:
         "unsupported": result["unsupported"],
         "partly": result["partly"],
     }
+
+
+@shared_task(soft_time_limit=300, time_limit=330)
+def guru_calibrate_task(guru_id: int) -> dict[str, Any]:
+    """Calibrate a guru's trust threshold from its corpus (a few hundred searches, no LLM)."""
+    guru = Guru.objects.filter(pk=guru_id).first()
+    if guru is None:
+        return {"guru_id": guru_id, "status": "gone"}
+    providers = providers_for(guru)
+    threshold = guru_trust_calibrate(
+        guru=guru, embedder=providers.embedder, store=providers.store, reranker=providers.reranker
+    )
+    return {"guru_id": guru_id, "status": "calibrated", "threshold": threshold}

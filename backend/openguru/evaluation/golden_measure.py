@@ -17,7 +17,7 @@ from django.conf import settings
 
 from openguru.answers.context import Context, build_contexts
 from openguru.answers.engine import check_index_model
-from openguru.answers.gate import answer_gate
+from openguru.answers.gate import answer_gate, guru_threshold
 from openguru.answers.providers import Providers
 from openguru.answers.retrieval import answer_mode, retrieve
 from openguru.core.models import PlatformSettings
@@ -64,7 +64,7 @@ def _measure_pair(
     rank = next((i for i, c in enumerate(top, start=1) if passage_matches(pair, c)), None)
     decision = answer_gate(
         result.candidates,
-        threshold=platform.trust_score_threshold,
+        threshold=guru_threshold(guru, setting=platform.trust_score_threshold),
         margin=platform.trust_score_margin,
     )
     return {

@@ -43,6 +43,7 @@ def eval_report(
     commit: str,
     records: Sequence[dict[str, Any]],
     refusal: Sequence[dict[str, Any]],
+    refusal_summary: Sequence[dict[str, Any]],
     answers: Sequence[dict[str, Any]],
     near_duplicates: Sequence[dict[str, Any]],
     engine_answers: Sequence[dict[str, Any]],
@@ -53,6 +54,7 @@ def eval_report(
         "records": list(records),
         "comparisons": list(comparisons),  # hybrid minus each single mode, with intervals
         "refusal": list(refusal),
+        "refusal_summary": list(refusal_summary),  # per pair: AUC, operating points
         "answers": list(answers),
         "near_duplicates": list(near_duplicates),
         "engine_answers": list(engine_answers),  # empty unless --engine-answers
@@ -92,6 +94,7 @@ def write_markdown(
     ]
     lines += _metric_tables(report["records"])
     lines += _comparison_table(report["comparisons"])
+    lines += _refusal_summary_table(report["refusal_summary"])
     lines += _refusal_tables(report["refusal"], gate, pair_sizes)
     lines += _answer_table(report["answers"], gate)
     lines += _near_duplicate_table(report["near_duplicates"])
@@ -142,6 +145,43 @@ def _comparison_table(comparisons: Sequence[dict[str, Any]]) -> list[str]:
 def _settings_line(settings: dict[str, Any]) -> str:
     parts = [f"{key} `{value}`" for key, value in settings.items() if value is not None]
     return "Settings: " + ", ".join(parts) + "."
+
+
+def _refusal_summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
+    if not summary:
+        return []
+    lines = [
+        "## Refusal: how well the gate's score separates the sets",
+        "",
+        "AUC: the chance an in-scope question scores above an out-of-scope one. At budget: the "
+        "highest threshold refusing at most 10 % of in-scope questions. Calibrated: the guru's "
+        "own threshold (`answers.calibration`). Rates are refused out-of-scope / in-scope.",
+        "",
+        _row(["guru", "out of scope", "AUC", "at budget", "default", "calibrated"]),
+        _row(["---", "---", "---:", "---", "---", "---"]),
+    ]
+    for r in summary:
+        calibrated = "none"
+        if r["calibrated_threshold"] is not None:
+            calibrated = _operating_point(r, "calibrated", r["calibrated_threshold"])
+        lines.append(
+            _row(
+                [
+                    r["corpus"],
+                    r["out_of_scope"],
+                    f"{r['auc']:.3f}",
+                    _operating_point(r, "at_budget", r["budget_threshold"]),
+                    _operating_point(r, "default", r["default_threshold"]),
+                    calibrated,
+                ]
+            )
+        )
+    return [*lines, ""]
+
+
+def _operating_point(record: dict[str, Any], suffix: str, threshold: float) -> str:
+    outside, inside = (record[f"refused_{kind}_{suffix}"] for kind in ("out_of_scope", "in_scope"))
+    return f"{outside:.3f} / {inside:.3f} at {threshold:.3f}"
 
 
 def _refusal_tables(

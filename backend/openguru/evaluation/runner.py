@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from openguru.answers.context import answer_contexts
 from openguru.answers.extractive import extracted_quotes
 from openguru.answers.fusion import Candidate
-from openguru.answers.gate import answer_gate
+from openguru.answers.gate import answer_gate, guru_threshold
 from openguru.answers.retrieval import Mode, answer_mode, retrieve
 from openguru.evaluation.corpus_index import EvalIndex
 from openguru.evaluation.metrics import DEEPEST_CUTOFF
@@ -90,10 +90,11 @@ class QueryRunner:
 
     def quotes(self, text: str) -> list[str] | None:
         """What the extractive answer quotes for one question, best first, as the answer engine
-        gets there (its retrieval mode and depth, the gate at the default threshold, its
+        gets there (its retrieval mode and depth, the gate at the guru's threshold, its
         contexts); None when the gate refuses."""
         candidates = self._retrieve(text, answer_mode(self.reranker), self.gate.candidates)
-        decision = answer_gate(candidates, threshold=self.gate.threshold, margin=self.gate.margin)
+        threshold = guru_threshold(self.index.guru, setting=self.gate.threshold)
+        decision = answer_gate(candidates, threshold=threshold, margin=self.gate.margin)
         if not decision.passed:
             return None
         contexts = answer_contexts(decision.kept)

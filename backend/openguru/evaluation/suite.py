@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 
+from openguru.answers.calibration import CALIBRATION_QUESTIONS, guru_trust_calibrate
 from openguru.answers.fusion import FusionSettings
 from openguru.answers.retrieval import Mode
 from openguru.core.models import PlatformSettings
@@ -63,6 +64,7 @@ class DatasetResult:
     # (mode, level) -> query id -> metric -> value, for comparing modes question by question
     per_query: dict[tuple[str, str], dict[str, dict[str, float]]] = field(default_factory=dict)
     comparisons: list[dict[str, Any]] = field(default_factory=list)  # comparison_records
+    calibrated: float | None = None  # the guru's calibrated trust threshold (refusal runs)
     near_duplicates: dict[str, Any] | None = None  # near_duplicate_record
     seconds: dict[str, float] = field(default_factory=dict)  # stage -> wall time
     queries_run: dict[str, int] = field(default_factory=dict)  # stage -> questions asked
@@ -146,6 +148,8 @@ def evaluate_dataset(
     )
     result = DatasetResult(dataset=dataset, index=index, runner=runner)
     result.seconds["index"] = index.seconds
+    if REFUSAL_MODE in options.modes:
+        _calibrate(result, providers, log)
     for mode in options.modes:
         _evaluate_mode(result, mode, judged, options, log)
     result.comparisons = _mode_comparisons(result)
@@ -241,6 +245,20 @@ def _rank_all(
     return list(zip(queries, ranked, strict=True))
 
 
+def _calibrate(result: DatasetResult, providers: Providers, log: Log) -> None:
+    """The guru's trust threshold, calibrated as after an ingestion (and used by `quotes`)."""
+    started = time.monotonic()
+    result.calibrated = guru_trust_calibrate(
+        guru=result.index.guru,
+        embedder=providers.embedder,
+        store=providers.store,
+        reranker=providers.reranker,
+    )
+    result.seconds["calibration"] = time.monotonic() - started
+    result.queries_run["calibration"] = CALIBRATION_QUESTIONS
+    log(f"[{result.dataset.name}] calibrated trust threshold: {result.calibrated}")
+
+
 def _collect_own_refusals(result: DatasetResult, options: RunOptions, log: Log) -> None:
     """In-scope questions without gold, and the dataset's own unanswerable ones, gate only."""
     dataset, limit, workers = result.dataset, options.limit_queries, options.workers
@@ -306,6 +324,7 @@ def own_refusal_pair(result: DatasetResult) -> RefusalPair | None:
         out_of_scope=f"{name} (unanswerable)",
         in_scope=result.in_scope,
         outside=result.unanswerable,
+        calibrated=result.calibrated,
     )
 
 
@@ -325,6 +344,7 @@ def cross_refusal_pair(
         out_of_scope=other.name,
         in_scope=result.in_scope,
         outside=outside,
+        calibrated=result.calibrated,
     )
 
 

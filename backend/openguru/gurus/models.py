@@ -28,6 +28,9 @@ class Guru(TimeStampedModel):
     # deployment's ANONYMOUS_ASKS_PER_HOUR / _PER_DAY; 0: no limit.
     anonymous_asks_per_hour = models.PositiveIntegerField(null=True, blank=True)
     anonymous_asks_per_day = models.PositiveIntegerField(null=True, blank=True)
+    # The trust gate's threshold calibrated from the guru's own corpus after ingestion
+    # (`answers.calibration`); None: not calibrated yet, the deployment's setting applies.
+    calibrated_trust_threshold = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]

@@ -131,6 +131,11 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
         from openguru.answers.staleness import questions_mark_stale
 
         questions_mark_stale(source_ids=[source.pk])
+    if stats.changed:
+        from openguru.answers.tasks import guru_calibrate_task
+
+        # The guru's corpus moved: so does the score its own questions get.
+        transaction.on_commit(lambda: guru_calibrate_task.delay(source.guru_id))
     if llm_configured() and (stats.changed or not source.summary):
         from openguru.sources.tasks import source_summarize_task
 

@@ -154,6 +154,7 @@ class Command(BaseCommand):
             records=[record for result in results for record in result.records],
             comparisons=[record for result in results for record in result.comparisons],
             refusal=[record for pair in pairs for record in pair.records()],
+            refusal_summary=[pair.summary(default=gate.threshold) for pair in pairs],
             answers=[record for result in results for record in result.answers],
             near_duplicates=[r.near_duplicates for r in results if r.near_duplicates is not None],
             engine_answers=[engine_run.record() for engine_run in engine_runs],
