@@ -136,7 +136,9 @@ def test_a_database_restart_loses_no_answer_and_no_chunk(llm, site, tmp_path):
                 assert platform.source(crawl["id"])["status"] == "PROCESSING"
                 pg.kill()
                 gate.set()
-                time.sleep(OUTAGE_SECONDS)
+                outage_ends = time.monotonic() + OUTAGE_SECONDS
+                down = platform.api.post("/api/gurus/pg-drill/answer/", json={"question": "Up?"})
+                time.sleep(max(0.0, outage_ends - time.monotonic()))
                 pg.start()
                 ended = [future.result(timeout=WAIT_SECONDS) for future in futures]
 
@@ -156,12 +158,15 @@ def test_a_database_restart_loses_no_answer_and_no_chunk(llm, site, tmp_path):
     kinds = [name for name, _ in terminal]
     assert set(kinds) <= {"done", "error"}, kinds
     for name, data in terminal:
-        if name == "error":
-            assert data["code"] and data["msg"]
+        if name == "error":  # the outage, in words: not an internal error
+            assert data["code"] == "provider_unavailable" and data["msg"], data
     completed = kinds.count("done")
     # Every answer that said `done` was kept, and nothing else: 13 asks after the restart.
     assert questions_after == questions_before + completed + 13
     assert recovered_after < RECOVERY_SECONDS
+    # An ask while the database is down is told so in words, with when to try again.
+    assert down.status_code == 503, down.text
+    assert down.json()["code"] == "provider_unavailable" and down.headers["Retry-After"]
     assert crawled["status"] == "SUCCESS", crawled
     assert crawled["chunk_count"] == clean_chunks
     store = get_vector_store()

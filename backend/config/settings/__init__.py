@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "openguru.core.exception_handler.DatabaseOutageMiddleware",
 ]
 # The public answer endpoints skip MIDDLEWARE under ASGI (openguru/core/asgi.py): they use no
 # session, user, messages or CSRF token, and each sync middleware costs thread hops there.
@@ -54,6 +55,7 @@ ANSWER_MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",
     "openguru.integrations.cors.WidgetCorsMiddleware",  # the widget's ask streams from here
     "openguru.core.asgi.api_security_headers",
+    "openguru.core.exception_handler.DatabaseOutageMiddleware",
 ]
 
 # CORS only for the embeddable widget's endpoints (openguru/integrations/cors.py): granted to

@@ -20,7 +20,7 @@ from openguru.answers.groundwork import AskRequest
 from openguru.answers.pipeline import AnswerRun
 from openguru.answers.providers import Providers
 from openguru.answers.stages import RELEVANCE_TOP
-from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.errors import DATABASE_DOWN, DomainError, ErrorCode, database_unavailable
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.base import Embedder
 
@@ -39,6 +39,10 @@ async def ask(request: AskRequest, providers: Providers) -> AsyncGenerator[Answe
             yield event
     except DomainError as exc:
         yield events.error(str(exc.code), exc.msg)
+    except DATABASE_DOWN:
+        logger.warning("answer failed: the database is down", exc_info=True)
+        error = database_unavailable()
+        yield events.error(str(error.code), error.msg)
     except Exception:
         logger.exception("answer failed")
         yield events.error("internal_error", "Something went wrong while answering.")

@@ -3,6 +3,11 @@
 from enum import StrEnum
 from http import HTTPStatus
 
+from django.db import InterfaceError, OperationalError
+
+# The database went away (a restart, a failover): a passing outage, never the user's fault.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
 
 class ErrorCode(StrEnum):
     # Request problems
@@ -96,3 +101,11 @@ class DomainError(Exception):
 
 class TransientError(DomainError):
     """A failure worth retrying (timeouts, 5xx, overload). Tasks retry it with backoff."""
+
+
+def database_unavailable() -> "DomainError":
+    return DomainError(
+        ErrorCode.PROVIDER_UNAVAILABLE,
+        "The database is not answering right now; try again in a moment.",
+        retry_after=5,
+    )

@@ -4,11 +4,12 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.errors import DATABASE_DOWN, DomainError, ErrorCode, database_unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +53,9 @@ def _first_message(detail: Any) -> str:
 def to_domain_error(exc: Exception) -> DomainError | None:
     if isinstance(exc, DomainError):
         return exc
+    if isinstance(exc, DATABASE_DOWN):
+        logger.warning("The database is down: %s", exc)
+        return database_unavailable()
     if isinstance(exc, Http404):
         return DomainError(ErrorCode.NOT_FOUND, "Not found.")
     if isinstance(exc, PermissionDenied):
@@ -79,3 +83,15 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, exceptions.Throttled) and wait:
         response["Retry-After"] = str(int(wait))
     return response
+
+
+class DatabaseOutageMiddleware(MiddlewareMixin):
+    """A plain (non-DRF) view that lost the database answers 503 in words, not a bare 500:
+    the answer endpoints, the widget and the bots' webhooks alike. DRF views get the same
+    through `api_exception_handler`."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
+        if not isinstance(exception, DATABASE_DOWN):
+            return None
+        logger.warning("The database is down: %s", exception)
+        return json_error(database_unavailable())

@@ -12,11 +12,11 @@ from django.db import connection, connections
 from django.db.models import Q
 from django.utils import timezone
 
-from openguru.core.errors import TransientError
+from openguru.core.errors import DATABASE_DOWN, TransientError
 from openguru.sources.claims import sources_pending, sources_stuck, sources_touch_queued
 from openguru.sources.crawls import CRAWL_TIME_LIMIT_SECONDS, crawl_run
 from openguru.sources.models import DataSource
-from openguru.sources.processing import DATABASE_DOWN, source_process
+from openguru.sources.processing import source_process
 
 logger = logging.getLogger(__name__)
 
