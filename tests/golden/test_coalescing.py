@@ -41,6 +41,21 @@ def test_a_reindex_while_a_run_is_active_queues_no_second(golden_guru, admin_cli
     assert (latest.status, latest.trigger_source_id) == (Status.DONE, exceptions.pk)
 
 
+def test_a_guru_half_re_indexed_is_measured_once_its_last_source_is_done(golden_guru):
+    add_golden_set(golden_guru)
+    files = source_titled(golden_guru, "Files")
+    # A re-embed queues every source at once; one is still waiting for its turn.
+    DataSource.objects.filter(pk=files.pk).update(status=DataSource.Status.NOT_PROCESSED)
+    exceptions = source_titled(golden_guru, "Exceptions")
+
+    reindex_with(exceptions, exceptions.content)
+    assert not GoldenRun.objects.exists()  # measured now, the waiting page would count as lost
+
+    reindex_with(files, files.content)
+    run = GoldenRun.objects.get()
+    assert (run.status, run.trigger_source_id, run.flagged) == (Status.DONE, files.pk, False)
+
+
 def test_the_database_keeps_one_active_run_per_guru(db):
     guru, other = make_guru(), make_guru("django")
     GoldenRun.objects.create(guru=guru, status=Status.DONE)

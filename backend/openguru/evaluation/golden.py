@@ -2,7 +2,8 @@
 entry of a FAQ source), and the runs that measure them after every re-index.
 
 A source reaching SUCCESS calls `golden_source_indexed`: a FAQ source's pairs follow its entries,
-then one run of the guru's set is asked for. A run waiting or running already takes the place of
+then, once no other source of the guru waits to be indexed, one run of the guru's set is asked
+for. A run waiting or running already takes the place of
 a new one (a unique constraint on the guru's active run). The run (`golden_run_execute`, the
 `golden_run_task` on the light queue) measures recall@5 and the refusal rate
 (`golden_measure.py`) and is flagged when either moved past its margin since the previous run.
@@ -118,10 +119,19 @@ def golden_source_indexed(*, source_id: int) -> GoldenRun | None:
             return None
         if source.type == DataSource.Type.FAQ:
             golden_faq_sync(source=source)
+        if _guru_still_indexing(guru_id=source.guru_id):
+            # Measured half re-indexed (after a re-embed, or a batch of re-indexes), the guru
+            # would look broken: the last of its sources to finish asks for the run.
+            return None
         return golden_run_request(guru_id=source.guru_id, trigger_source_id=source.pk)
     except Exception:
         logger.exception("golden set: could not follow the re-index of source %s", source_id)
         return None
+
+
+def _guru_still_indexing(*, guru_id: int) -> bool:
+    waiting = (DataSource.Status.NOT_PROCESSED, DataSource.Status.PROCESSING)
+    return DataSource.objects.filter(guru_id=guru_id, status__in=waiting).exists()
 
 
 def golden_run_request(*, guru_id: int, trigger_source_id: int | None = None) -> GoldenRun | None:
