@@ -3,7 +3,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import after_setup_logger, after_setup_task_logger
+from celery.signals import after_setup_logger, after_setup_task_logger, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -23,3 +23,17 @@ def _json_log_lines(logger: logging.Logger, **_: Any) -> None:
         from openguru.core.logs import use_json_lines
 
         use_json_lines(logger)
+
+
+@worker_init.connect
+def _worker_metrics(**_: Any) -> None:
+    """The worker's own /metrics (WORKER_METRICS_PORT), from its main process: the pool's
+    processes are forked after this, so only the main process listens."""
+    from django.conf import settings
+
+    if settings.WORKER_METRICS_PORT and settings.METRICS_TOKEN:
+        from openguru.core.worker_metrics import worker_metrics_serve
+
+        worker_metrics_serve(
+            address=settings.WORKER_METRICS_ADDRESS, port=settings.WORKER_METRICS_PORT
+        )

@@ -30,3 +30,7 @@ METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 PROMETHEUS_MULTIPROC_DIR = env.str("PROMETHEUS_MULTIPROC_DIR", default="")
 # Each queue's length is read from the broker while /metrics is scraped, waiting at most this.
 METRICS_BROKER_TIMEOUT_SECONDS = env.float("METRICS_BROKER_TIMEOUT_SECONDS", default=2.0)
+# A Celery worker serves its own /metrics on this port (0: off, the default) to the same token:
+# for workers on other hosts or pods than the web (openguru/core/worker_metrics.py).
+WORKER_METRICS_PORT = env.int("WORKER_METRICS_PORT", default=0)
+WORKER_METRICS_ADDRESS = env.str("WORKER_METRICS_ADDRESS", default="0.0.0.0")  # noqa: S104

@@ -71,21 +71,35 @@ class QueueLengthCollector:
         yield up
 
 
-def _exposition() -> bytes:
+def process_samples() -> bytes:
+    """This process's samples or, with PROMETHEUS_MULTIPROC_DIR, those of every process that
+    writes there (a web server's workers, a Celery worker's pool)."""
     if settings.PROMETHEUS_MULTIPROC_DIR:
         processes = CollectorRegistry()
         MultiProcessCollector(processes)
-        own = generate_latest(processes)
-    else:
-        own = generate_latest(REGISTRY)
+        return generate_latest(processes)
+    return generate_latest(REGISTRY)
+
+
+def _exposition() -> bytes:
     broker = CollectorRegistry()
     broker.register(QueueLengthCollector())
-    return own + generate_latest(broker)
+    return process_samples() + generate_latest(broker)
+
+
+def token_matches(authorization: str) -> bool:
+    expected = f"Bearer {settings.METRICS_TOKEN}".encode()
+    return hmac.compare_digest(authorization.encode(), expected)
+
+
+NOT_AUTHENTICATED = {
+    "code": str(ErrorCode.NOT_AUTHENTICATED),
+    "msg": "Send Authorization: Bearer <token>.",
+}
 
 
 def _authorized(request: HttpRequest) -> bool:
-    expected = f"Bearer {settings.METRICS_TOKEN}".encode()
-    return hmac.compare_digest(request.headers.get("Authorization", "").encode(), expected)
+    return token_matches(request.headers.get("Authorization", ""))
 
 
 @require_GET
@@ -93,8 +107,5 @@ def metrics_view(request: HttpRequest) -> HttpResponseBase:
     if not settings.METRICS_TOKEN:
         raise Http404
     if not _authorized(request):
-        return JsonResponse(
-            {"code": ErrorCode.NOT_AUTHENTICATED, "msg": "Send Authorization: Bearer <token>."},
-            status=401,
-        )
+        return JsonResponse(NOT_AUTHENTICATED, status=401)
     return HttpResponse(_exposition(), content_type=CONTENT_TYPE_LATEST)
