@@ -16,6 +16,7 @@ CONSOLE_ENDPOINTS = [
     ("DELETE", f"{G}/"),
     ("POST", f"{G}/icon/"),
     ("POST", f"{G}/reembed/"),
+    ("POST", f"{G}/reanalyze/"),
     ("GET", f"{G}/sources/"),
     ("POST", f"{G}/sources/"),
     ("GET", f"{G}/sources/{{source}}/"),

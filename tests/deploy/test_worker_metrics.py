@@ -26,9 +26,9 @@ def _chunks_counted(url: str) -> float | None:
     assert response.status_code == 200, response.text
     for family in text_string_to_metric_families(response.text):
         for sample in family.samples:
-            if sample.name == "openguru_ingestion_chunks_total":
-                if sample.labels.get("source_type") == "text":
-                    return sample.value
+            name, kind = sample.name, sample.labels.get("source_type")
+            if name == "openguru_ingestion_chunks_total" and kind == "text":
+                return sample.value
     return 0.0
 
 

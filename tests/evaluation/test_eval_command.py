@@ -149,6 +149,7 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         "commit",
         "records",
         "refusal",
+        "refusal_summary",
         "answers",
         "near_duplicates",
         "engine_answers",
@@ -207,6 +208,12 @@ def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:
         assert rates == sorted(rates)  # a higher threshold never refuses less
     # Somewhere in the sweep the gate tells the two apart: unknown words are refused first.
     assert any(r["refused_out_of_scope"] > r["refused_in_scope"] for r in asked_elsewhere)
+    summary = {(r["corpus"], r["out_of_scope"]): r for r in report["refusal_summary"]}
+    assert set(summary) == pairs
+    elsewhere = summary[("tinyset", "elsewhere")]
+    assert 0.5 < elsewhere["auc"] <= 1.0
+    assert elsewhere["refused_in_scope_at_budget"] <= 0.10
+    assert elsewhere["calibrated_threshold"] is None  # too few headings to calibrate on
 
     # Each question's extractive answer first quotes the sentence holding both its words.
     assert report["answers"] == [

@@ -3,8 +3,8 @@
 Cosine scales differ from corpus to corpus (a guru of terse API entries scores its own questions
 lower than one of prose), so one deployment-wide threshold refuses too little for one guru and
 too much for another. The guru's section headings stand in for questions it can answer: each is
-asked through the answer path with its own document left out (a heading matches its own section
-word for word, which a real question does not), and the threshold is the score that
+asked through the answer path with the chunks under it left out (a heading matches its own
+section word for word, which a real question does not), and the threshold is the score that
 CALIBRATION_PERCENTILE per cent of them fall below. `make eval` measures it against the fixed
 setting (docs/benchmarks.md, "Refusal").
 """
@@ -31,30 +31,25 @@ MIN_QUESTIONS = 20  # fewer headings than this say too little: keep the deployme
 MAX_CHUNKS_READ = 50_000  # per guru, to sample headings from across the whole corpus
 
 
-def heading_questions(hits: Sequence[SearchHit], *, limit: int) -> list[tuple[str, str]]:
-    """(question, its document's link) for up to `limit` distinct headings, spread evenly over
-    the chunks: a heading path's last part, else the document title."""
-    seen: dict[str, str] = {}
-    for hit in sorted(hits, key=lambda h: h.id):
-        path = str(hit.metadata.get("heading_path") or hit.metadata.get("title") or "")
-        question = path.split(" > ")[-1].strip()
-        if question and question not in seen:
-            seen[question] = _document(hit)
-    questions = list(seen.items())
+def heading_questions(hits: Sequence[SearchHit], *, limit: int) -> list[str]:
+    """Up to `limit` distinct headings, spread evenly over the chunks."""
+    questions = list(dict.fromkeys(h for h in map(heading, sorted(hits, key=lambda h: h.id)) if h))
     if len(questions) <= limit:
         return questions
     step = len(questions) / limit
     return [questions[int(i * step)] for i in range(limit)]
 
 
+def heading(hit: SearchHit) -> str:
+    """The chunk's own heading: its heading path's last part, else its document's title."""
+    path = str(hit.metadata.get("heading_path") or hit.metadata.get("title") or "")
+    return path.split(" > ")[-1].strip()
+
+
 def calibrated_threshold(scores: Sequence[float], *, percentile: float) -> float | None:
     if len(scores) < MIN_QUESTIONS:
         return None
     return round(float(np.percentile(np.asarray(scores, dtype=float), percentile)), 4)
-
-
-def _document(hit: SearchHit) -> str:
-    return str(hit.metadata.get("doc_link") or hit.metadata.get("link") or hit.source_id)
 
 
 def heading_scores(
@@ -65,7 +60,8 @@ def heading_scores(
     reranker: Reranker | None,
     questions: int = CALIBRATION_QUESTIONS,
 ) -> list[float]:
-    """The gate's score for each sampled heading, its own document's chunks left out."""
+    """The gate's score for each sampled heading, the chunks under that heading left out (a
+    heading whose candidates all sat under it is skipped)."""
     hits: list[SearchHit] = []
     for source_id in DataSource.objects.filter(guru=guru).values_list("pk", flat=True):
         left = MAX_CHUNKS_READ - len(hits)
@@ -73,7 +69,7 @@ def heading_scores(
             break
         hits += store.source_chunks(guru.collection_name, source_id=source_id, limit=left)
     scores = []
-    for question, document in heading_questions(hits, limit=questions):
+    for question in heading_questions(hits, limit=questions):
         candidates = retrieve(
             collection=guru.collection_name,
             queries=[question],
@@ -83,7 +79,9 @@ def heading_scores(
             store=store,
             reranker=reranker,
         ).candidates
-        scores.append(gate_score([c for c in candidates if _document(c.hit) != document]))
+        elsewhere = [c for c in candidates if heading(c.hit) != question]
+        if elsewhere:  # else every candidate sat under the heading: it tells nothing
+            scores.append(gate_score(elsewhere))
     return scores
 
 

@@ -5,7 +5,8 @@ workers never process the same source. Sources of one guru are processed one at 
 claim also requires that no other source of that guru holds a live claim, checked under a row lock
 on the guru. Serializing per guru is cheap (a guru's sources queue behind each other, different
 gurus run in parallel) and removes every race on the guru's collection: creation, re-index after
-an embedding-model change, and the guru summary that follows ingestion.
+an embedding-model change, the guru summary that follows ingestion, and a move to another BM25
+analyzer (`guru_reanalyze` copies the collection under the same lock).
 """
 
 from datetime import datetime, timedelta
@@ -40,6 +41,16 @@ def _claimable(token: str) -> Q:
     )
 
 
+def _live_claim() -> Q:
+    return Q(status=Status.PROCESSING, claimed_at__gte=_stale_before())
+
+
+def guru_has_live_claim(*, guru_id: int) -> bool:
+    """Whether a source of the guru is being processed. Asked under the guru's row lock (as
+    `source_claim` takes it), the answer holds until the transaction ends: no claim starts."""
+    return DataSource.objects.filter(_live_claim(), guru_id=guru_id).exists()
+
+
 def source_claim(*, source_id: int, token: str) -> Claim:
     """Take the source for this worker run, or say why not.
 
@@ -53,7 +64,7 @@ def source_claim(*, source_id: int, token: str) -> Claim:
         if not DataSource.objects.filter(_claimable(token), pk=source_id).exists():
             gone = not DataSource.objects.filter(pk=source_id).exists()
             return Claim.GONE if gone else Claim.SKIPPED
-        live = Q(status=Status.PROCESSING, claimed_at__gte=_stale_before()) & ~Q(claimed_by=token)
+        live = _live_claim() & ~Q(claimed_by=token)
         busy = DataSource.objects.filter(live, guru_id=guru_id).exclude(pk=source_id).exists()
         if busy:
             return Claim.BUSY

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
-from openguru.core.errors import DomainError, TransientError
+from openguru.core.errors import DATABASE_DOWN, DomainError, TransientError
 from openguru.core.metrics import ingestion_failure_record, ingestion_record
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import llm_configured
@@ -19,11 +20,10 @@ from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
 from openguru.sources.loaders.registry import loader_for
 from openguru.sources.models import DataSource
+from openguru.sources.routing import LIGHT_QUEUE
 
 logger = logging.getLogger(__name__)
 Status = DataSource.Status
-# The database went away (a restart, a failover): retried, never recorded as the source's fault.
-DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
 @dataclass(frozen=True)
@@ -132,10 +132,8 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
 
         questions_mark_stale(source_ids=[source.pk])
     if stats.changed:
-        from openguru.answers.tasks import guru_calibrate_task
-
         # The guru's corpus moved: so does the score its own questions get.
-        transaction.on_commit(lambda: guru_calibrate_task.delay(source.guru_id))
+        transaction.on_commit(lambda: _send_calibration(source.guru_id))
     if llm_configured() and (stats.changed or not source.summary):
         from openguru.sources.tasks import source_summarize_task
 
@@ -144,3 +142,12 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
 
     # The guru's golden set is measured again (a FAQ source's pairs follow its entries first).
     transaction.on_commit(lambda: golden_source_indexed(source_id=source.pk))
+
+
+def _send_calibration(guru_id: int) -> None:
+    from openguru.answers.tasks import guru_calibrate_task
+
+    try:
+        guru_calibrate_task.apply_async((guru_id,), queue=LIGHT_QUEUE)
+    except OperationalError:  # the broker is down: the guru keeps its last threshold
+        logger.warning("guru %s: the broker is unreachable; threshold not calibrated", guru_id)

@@ -74,3 +74,11 @@ class LLM(Protocol):
     ) -> JsonCompletion:
         """Structured output: a JSON object that validates against `schema` (JSON Schema)."""
         ...
+
+
+async def stream_close(stream: AsyncIterator[StreamChunk]) -> None:
+    """Close a stream its reader left early (or a wrapper abandoned), so the provider's HTTP
+    connection goes back to the pool now rather than when the garbage collector gets to it."""
+    aclose = getattr(stream, "aclose", None)
+    if aclose is not None:
+        await aclose()

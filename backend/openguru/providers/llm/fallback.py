@@ -9,7 +9,14 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
-from openguru.providers.llm.base import LLM, ChatMessage, Completion, JsonCompletion, StreamChunk
+from openguru.providers.llm.base import (
+    LLM,
+    ChatMessage,
+    Completion,
+    JsonCompletion,
+    StreamChunk,
+    stream_close,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -69,13 +76,13 @@ class FallbackLLM:
                 raise
             self._raise_unless_worth_falling_back(error)
         finally:
-            await _close(primary)
+            await stream_close(primary)
         fallback = self._fallback.stream(messages, max_tokens=max_tokens, temperature=temperature)
         try:
             async for chunk in fallback:
                 yield chunk
         finally:
-            await _close(fallback)
+            await stream_close(fallback)
 
     async def complete_json(
         self,
@@ -101,10 +108,3 @@ class FallbackLLM:
         logger.warning(
             "LLM %s failed (%s); trying %s.", self._primary.model, error.code, self._fallback.model
         )
-
-
-async def _close(stream: AsyncIterator[StreamChunk]) -> None:
-    """Close an abandoned stream now, so its HTTP connection goes back to the pool."""
-    aclose = getattr(stream, "aclose", None)
-    if aclose is not None:
-        await aclose()

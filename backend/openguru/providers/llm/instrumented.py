@@ -13,6 +13,7 @@ from openguru.providers.llm.base import (
     JsonCompletion,
     StreamChunk,
     Usage,
+    stream_close,
 )
 
 
@@ -74,11 +75,7 @@ class InstrumentedLLM:
                 yield chunk
             outcome = "ok"
         finally:
-            # A reader that stops early (the client went away) closes this generator: close the
-            # provider's stream too, so its connection goes back to the pool.
-            aclose = getattr(inner, "aclose", None)
-            if aclose is not None:
-                await aclose()
+            await stream_close(inner)  # a reader that stopped early closed this generator
             self._record("stream", started, outcome, Usage(prompt, completion))
 
     async def complete_json(

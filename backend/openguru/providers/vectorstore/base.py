@@ -59,6 +59,23 @@ class VectorStore(Protocol):
 
     def rename_collection(self, old: str, new: str) -> None: ...
 
+    @property
+    def bm25_analyzer(self) -> str:
+        """The BM25 analyzer new collections are created with (MILVUS_BM25_ANALYZER)."""
+        ...
+
+    def collection_analyzer(self, name: str) -> str:
+        """The BM25 analyzer `name` was created with: a collection keeps it for life."""
+        ...
+
+    def copy_collection(self, old: str, new: str) -> None:
+        """Copy `old` into a new collection `new` created with the configured analyzer.
+
+        Vectors are copied as they are and BM25 terms recomputed, so no embedding is needed;
+        `old` is left untouched for the caller to drop.
+        """
+        ...
+
     def upsert(self, name: str, chunks: Sequence[ChunkRecord]) -> None: ...
 
     def delete(

@@ -30,3 +30,11 @@ def bm25_analyzer_params(name: str) -> dict[str, Any] | None:
     except KeyError:
         choices = " | ".join(BM25_ANALYZERS)
         raise ValueError(f"Unknown BM25 analyzer {name!r}: expected {choices}.") from None
+
+
+def bm25_analyzer_name(params: dict[str, Any] | None) -> str:
+    """The name of the analyzer with these parameters ("custom" for one not made here)."""
+    for name, known in BM25_ANALYZERS.items():
+        if known == params:
+            return name
+    return "custom"

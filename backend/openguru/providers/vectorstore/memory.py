@@ -62,7 +62,8 @@ class _Row:
 @dataclass
 class _Collection:
     dimension: int
-    analyze: Analyzer  # fixed at creation, as a Milvus collection keeps its analyzer
+    analyzer: str  # fixed at creation, as a Milvus collection keeps its analyzer
+    analyze: Analyzer
     rows: dict[str, _Row] = field(default_factory=dict)
     postings: dict[str, dict[str, int]] = field(default_factory=dict)  # term -> row id -> tf
     total_terms: int = 0
@@ -117,10 +118,23 @@ def _unit(vector: Sequence[float], dimension: int) -> np.ndarray:
 
 
 class MemoryVectorStore:
-    def __init__(self, *, bm25_analyzer: str = DEFAULT_BM25_ANALYZER) -> None:
-        self._analyze = analyzer_for(bm25_analyzer)  # for collections created from now on
-        self._collections: dict[str, _Collection] = {}
-        self._lock = threading.RLock()
+    def __init__(
+        self,
+        *,
+        bm25_analyzer: str = DEFAULT_BM25_ANALYZER,
+        shared_with: "MemoryVectorStore | None" = None,
+    ) -> None:
+        # For collections created from now on.
+        self._analyzer = bm25_analyzer
+        self._analyze = analyzer_for(bm25_analyzer)
+        # `shared_with`: the other store's collections, as two processes configured apart see
+        # one Milvus server (how a store meets collections made under another analyzer).
+        self._collections: dict[str, _Collection] = (
+            {} if shared_with is None else shared_with._collections
+        )
+        self._lock: threading.RLock = (
+            threading.RLock() if shared_with is None else shared_with._lock
+        )
 
     def ping(self) -> None:
         return None
@@ -135,7 +149,7 @@ class MemoryVectorStore:
         with self._lock:
             existing = self._collections.get(name)
             if existing is None:
-                self._collections[name] = _Collection(dimension, self._analyze)
+                self._collections[name] = self._new_collection(dimension)
             elif existing.dimension != dimension:
                 msg = (
                     f"Collection '{name}' holds {existing.dimension}-d vectors, not {dimension}-d."
@@ -153,6 +167,36 @@ class MemoryVectorStore:
             if new in self._collections:
                 raise DomainError(ErrorCode.CONFLICT, f"Collection '{new}' already exists.")
             self._collections[new] = self._collections.pop(old)
+
+    @property
+    def bm25_analyzer(self) -> str:
+        return self._analyzer
+
+    def collection_analyzer(self, name: str) -> str:
+        with self._lock:
+            return self._existing(name).analyzer
+
+    def copy_collection(self, old: str, new: str) -> None:
+        with self._lock:
+            source = self._existing(old)
+            if new in self._collections:
+                raise DomainError(ErrorCode.CONFLICT, f"Collection '{new}' already exists.")
+            target = self._new_collection(source.dimension)
+            for row in source.rows.values():
+                # The vector as it is (already unit length); the text analyzed afresh.
+                terms = target.analyze(row.record["text"])
+                record = {**row.record, "metadata": copy.deepcopy(row.record["metadata"])}
+                target.put(_Row(record, row.vector.copy(), Counter(terms), len(terms)))
+            self._collections[new] = target
+
+    def _new_collection(self, dimension: int) -> _Collection:
+        return _Collection(dimension, self._analyzer, self._analyze)
+
+    def _existing(self, name: str) -> _Collection:
+        collection = self._collections.get(name)
+        if collection is None:
+            raise DomainError(ErrorCode.NOT_FOUND, f"Collection '{name}' does not exist.")
+        return collection
 
     # -- writes -------------------------------------------------------------------------------
 

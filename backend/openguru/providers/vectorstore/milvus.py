@@ -19,6 +19,7 @@ from openguru.core.errors import DomainError, ErrorCode
 from openguru.providers.vectorstore.base import RRF_K, ChunkRecord, SearchFilter, SearchHit
 from openguru.providers.vectorstore.bm25_analyzers import (
     DEFAULT_BM25_ANALYZER,
+    bm25_analyzer_name,
     bm25_analyzer_params,
 )
 from openguru.providers.vectorstore.milvus_connection import MilvusConnection
@@ -79,6 +80,7 @@ class MilvusVectorStore:
         bm25_analyzer: str = DEFAULT_BM25_ANALYZER,
     ) -> None:
         # For collections created from now on; each existing one keeps its own.
+        self._analyzer = bm25_analyzer
         self._analyzer_params = bm25_analyzer_params(bm25_analyzer)
         # pymilvus bounds its retry loop only by an *int* timeout; without one it retries an
         # unreachable server 75 times (about 3.5 minutes) before giving up.
@@ -142,14 +144,31 @@ class MilvusVectorStore:
             self._client.drop_collection(name, timeout=self._timeout)
 
     def rename_collection(self, old: str, new: str) -> None:
+        self._check_copyable(old, new)
+        if not self._rename_on_server(old, new):
+            # Milvus Lite implements neither renames nor aliases: copy, then drop the old one.
+            # A rename keeps the collection's analyzer.
+            self._copy_collection(old, new, analyzer_params=self._analyzer_params_of(old))
+            self.drop_collection(old)
+
+    @property
+    def bm25_analyzer(self) -> str:
+        return self._analyzer
+
+    def collection_analyzer(self, name: str) -> str:
+        if not self.has_collection(name):
+            raise DomainError(ErrorCode.NOT_FOUND, f"Collection '{name}' does not exist.")
+        return bm25_analyzer_name(self._analyzer_params_of(name))
+
+    def copy_collection(self, old: str, new: str) -> None:
+        self._check_copyable(old, new)
+        self._copy_collection(old, new, analyzer_params=self._analyzer_params)
+
+    def _check_copyable(self, old: str, new: str) -> None:
         if not self.has_collection(old):
             raise DomainError(ErrorCode.NOT_FOUND, f"Collection '{old}' does not exist.")
         if self.has_collection(new):
             raise DomainError(ErrorCode.CONFLICT, f"Collection '{new}' already exists.")
-        if not self._rename_on_server(old, new):
-            # Milvus Lite implements neither renames nor aliases: copy, then drop the old one.
-            self._copy_collection(old, new)
-            self.drop_collection(old)
 
     def _rename_on_server(self, old: str, new: str) -> bool:
         """False when the server does not implement renames."""
@@ -162,14 +181,19 @@ class MilvusVectorStore:
                 raise
         return True
 
-    def _copy_collection(self, old: str, new: str) -> None:
-        # The copy keeps the old collection's analyzer: BM25 terms are recomputed on insert.
-        description = self._describe(old)
+    def _copy_collection(
+        self, old: str, new: str, *, analyzer_params: dict[str, Any] | None
+    ) -> None:
+        # Vectors are copied as they are; Milvus computes BM25 terms on insert, with `new`'s
+        # analyzer.
         self._create_collection(
             new,
-            dimension=vector_dimension(description),
-            analyzer_params=text_analyzer_params(description),
+            dimension=vector_dimension(self._describe(old)),
+            analyzer_params=analyzer_params,
         )
+        # Milvus Lite fails to read vectors from a collection that was never written to.
+        if self.count(old) == 0:
+            return
         try:
             for page in self._pages(old, expr="", fields=_COPIED_FIELDS, size=_COPY_PAGE):
                 for batch in upsert_batches(page):
@@ -182,6 +206,9 @@ class MilvusVectorStore:
     def _describe(self, name: str) -> dict[str, Any]:
         with self._translated("describe a collection"):
             return dict(self._client.describe_collection(name, timeout=self._timeout))
+
+    def _analyzer_params_of(self, name: str) -> dict[str, Any] | None:
+        return text_analyzer_params(self._describe(name))
 
     def _check_dimension(self, name: str, dimension: int) -> None:
         existing = vector_dimension(self._describe(name))
