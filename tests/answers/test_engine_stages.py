@@ -74,6 +74,21 @@ def test_default_mode_scores_relevance_with_one_llm_call(guru, providers, llm):
     assert "reranked" in trace["lists"]  # the relevance call's order
 
 
+def test_a_gurus_own_answer_mode_applies_unless_the_ask_names_one(guru, providers, llm, settings):
+    settings.ANSWER_MODE = "default"
+    guru.answer_mode = "fast"
+    guru.save(update_fields=["answer_mode"])
+
+    def sequential_calls(mode: str) -> list[str]:
+        question = f"{IN_SCOPE} ({mode or 'the guru'}'s mode)"  # not a replay of the last one
+        events = answer_events(AskRequest(guru=guru, question=question, mode=mode), providers)
+        trace = Question.objects.get(pk=events[-1].data["id"]).trace
+        return [c["name"] for c in trace["llm_calls"] if c["sequential"]]
+
+    assert sequential_calls("") == ["answer"]
+    assert sequential_calls("default") == ["relevance", "answer"]
+
+
 def test_an_out_of_scope_question_is_refused_without_an_llm_call(guru, providers, llm):
     events = answer_events(AskRequest(guru=guru, question=OUT_OF_SCOPE, mode="fast"), providers)
 

@@ -80,6 +80,12 @@ def test_a_calibrated_guru_is_gated_at_its_own_threshold_unless_an_llm_scores_re
     assert guru_threshold(calibrated, setting=0.35, retrieval_relevance=False) == 0.35
 
 
+def test_a_maintainers_threshold_wins_over_the_calibrated_one_and_the_default():
+    chosen = Guru(trust_threshold=0.6, calibrated_trust_threshold=0.47)
+    assert guru_threshold(chosen, setting=0.35) == 0.6
+    assert guru_threshold(chosen, setting=0.35, retrieval_relevance=False) == 0.6
+
+
 @pytest.mark.django_db(transaction=True)
 def test_every_heading_is_scored_without_the_chunks_under_it():
     providers = memory_providers()

@@ -86,7 +86,12 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
         page = view.page
         page.goto(f"{origin}/console/gurus/lions")
         sign_in(page, console.staff)
+        # The saved instructions are shown as they are, and the threshold beside its fallback.
+        instructions = page.get_by_label("Custom instructions").input_value()
+        threshold_hint = page.get_by_text("Questions whose best passage scores below").inner_text()
         page.get_by_label("Domain knowledge").fill("Lions of the savanna")
+        page.get_by_label("Answer mode").select_option("fast")
+        page.get_by_label("Trust threshold").fill("0.42")
         page.get_by_label("Upload an icon").set_input_files(
             [{"name": "lion.png", "mimeType": "image/png", "buffer": png_icon()}]
         )
@@ -94,13 +99,17 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
         page.get_by_role("status").get_by_text("Saved.").wait_for()
         view.shot("guru-settings")
         view.axe("guru-settings")
-        return {"icon": page.locator("[data-part=guru-preview] img").get_attribute("src")}
+        icon = page.locator("[data-part=guru-preview] img").get_attribute("src")
+        return {"icon": icon, "instructions": instructions, "threshold_hint": threshold_hint}
 
     seen = console.browser.run(guru_settings)
     lions.refresh_from_db()
     assert lions.domain_knowledge == "Lions of the savanna"
     assert "/api/gurus/lions/icon/" in lions.icon_url and seen["icon"] == lions.icon_url
     assert lions.custom_instruction == "Answer like a ranger, briefly."  # not sent, not lost
+    assert seen["instructions"] == lions.custom_instruction
+    assert "calibrated from its sources" in seen["threshold_hint"]
+    assert (lions.answer_mode, lions.trust_threshold) == ("fast", 0.42)
 
     def delete_the_sources() -> dict:
         page = view.page

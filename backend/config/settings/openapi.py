@@ -65,6 +65,7 @@ SPECTACULAR_SETTINGS = {
         "IntegrationTypeEnum": "openguru.integrations.models.Integration.Type",
         "SlackPayloadTypeEnum": ["url_verification", "event_callback"],
         "ExportChannelEnum": "openguru.answers.analytics_rows.CHANNEL_FILTERS",
+        "AnswerModeEnum": "openguru.answers.groundwork.ANSWER_MODES",
     },
     # Swagger UI and its assets come from the installed sidecar package: the docs page works
     # without internet. No validator badge: it would send the schema's address to swagger.io.

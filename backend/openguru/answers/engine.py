@@ -34,7 +34,8 @@ async def ask(request: AskRequest, providers: Providers) -> AsyncGenerator[Answe
     """Answer a question as a stream of events: meta, delta..., done (or error)."""
     run: AnswerRun | None = None
     try:
-        run = AnswerRun.begin(request, providers, mode=settings.ANSWER_MODE)
+        mode = request.guru.answer_mode or settings.ANSWER_MODE  # the ask's own mode wins
+        run = AnswerRun.begin(request, providers, mode=mode)
         async for event in answer_stages(run):
             yield event
     except DomainError as exc:

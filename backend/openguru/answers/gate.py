@@ -4,12 +4,13 @@ threshold = max(setting, best - margin): an absolute floor, plus a cut relative 
 a strong match does not drag weak neighbours in. trust score = mean relevance of what was kept.
 
 A question is refused when its `gate_score`, the best candidate's relevance, is below the
-threshold. The threshold is the guru's own, calibrated from its corpus (`answers.calibration`),
-when it has one and relevance comes from retrieval (cosine or the reranker); otherwise the
-deployment's `trust_score_threshold`. `make eval` measured other scores against this one (the
-share of the question's rare words in the top contexts, the cosine to the guru's centroid, the
-mean of the top three, a penalty for words the corpus never uses): none separated out-of-scope
-questions better on both documentation pairs (docs/benchmarks.md, "Refusal").
+threshold. The threshold is the one a maintainer set on the guru; else the guru's own, calibrated
+from its corpus (`answers.calibration`), when it has one and relevance comes from retrieval
+(cosine or the reranker); otherwise the deployment's `trust_score_threshold`. `make eval`
+measured other scores against this one (the share of the question's rare words in the top
+contexts, the cosine to the guru's centroid, the mean of the top three, a penalty for words the
+corpus never uses): none separated out-of-scope questions better on both documentation pairs
+(docs/benchmarks.md, "Refusal").
 """
 
 from collections.abc import Sequence
@@ -40,8 +41,12 @@ def gate_score(candidates: Sequence[Candidate]) -> float:
 
 
 def guru_threshold(guru: Guru, *, setting: float, retrieval_relevance: bool = True) -> float:
-    """The threshold `guru` is gated at. `retrieval_relevance`: relevance is the retrieval's
-    (cosine or reranker), the scale the calibration measured; an LLM's relevance scores are not."""
+    """The threshold `guru` is gated at: its maintainer's own when set (it stands in for the
+    deployment's setting), else the calibrated one, else the deployment's. `retrieval_relevance`:
+    relevance is the retrieval's (cosine or reranker), the scale the calibration measured; an
+    LLM's relevance scores are not."""
+    if guru.trust_threshold is not None:
+        return guru.trust_threshold
     calibrated = guru.calibrated_trust_threshold
     return calibrated if calibrated is not None and retrieval_relevance else setting
 

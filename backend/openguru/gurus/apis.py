@@ -44,6 +44,47 @@ class GuruOutput(serializers.ModelSerializer):
         ]
 
 
+class GuruAdminOutput(GuruOutput):
+    """What an admin reads: also the settings only the console edits."""
+
+    github_webhook_secret_set = serializers.SerializerMethodField(
+        help_text="Whether a GitHub webhook secret is set (the secret itself is never returned)."
+    )
+
+    class Meta(GuruOutput.Meta):
+        fields = [
+            *GuruOutput.Meta.fields,
+            "custom_instruction",
+            "anonymous_asks_per_hour",
+            "anonymous_asks_per_day",
+            "trust_threshold",
+            "calibrated_trust_threshold",
+            "answer_mode",
+            "github_webhook_secret_set",
+        ]
+        read_only_fields = ["calibrated_trust_threshold"]
+
+    def get_github_webhook_secret_set(self, guru: Guru) -> bool:
+        return bool(guru.github_webhook_secret)
+
+
+class GuruSettingsInput(serializers.Serializer):
+    """The gate and answer settings a maintainer may set on a guru (create and change)."""
+
+    trust_threshold = serializers.FloatField(
+        min_value=0.0,
+        max_value=1.0,
+        required=False,
+        allow_null=True,
+        help_text="The trust gate's threshold for this guru; null: calibrated or the default.",
+    )
+    answer_mode = serializers.ChoiceField(
+        choices=["", "default", "fast"],
+        required=False,
+        help_text='"fast": one LLM round trip before the first token; "": the default.',
+    )
+
+
 GURU_EXAMPLE = OpenApiExample(
     "guru",
     value={
@@ -68,7 +109,7 @@ def _is_admin(request: Request, view: APIView) -> bool:
 
 
 class GuruListApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(GuruSettingsInput):
         slug = serializers.SlugField(max_length=64)
         name = serializers.CharField(max_length=100)
         domain_knowledge = serializers.CharField(max_length=200, required=False, allow_blank=True)
@@ -87,6 +128,7 @@ class GuruListApi(APIView):
         operation_id="guru_list",
         tags=["gurus"],
         summary="Gurus (inactive ones too, for admins)",
+        description="Admins also read each guru's settings (the fields of GuruAdminOutput).",
         parameters=[
             OpenApiParameter(
                 "q", str, description="Only gurus whose name, slug or domain contain this text."
@@ -97,15 +139,17 @@ class GuruListApi(APIView):
     def get(self, request: Request) -> Response:
         # PostgreSQL takes no NUL in text: a search for one finds nothing, as elsewhere.
         query = str(request.query_params.get("q", "")).replace("\x00", "")[:200]
-        gurus = guru_list(active_only=not _is_admin(request, self), query=query)
-        return Response(GuruOutput(gurus, many=True).data)
+        admin = _is_admin(request, self)
+        gurus = guru_list(active_only=not admin, query=query)
+        output = GuruAdminOutput if admin else GuruOutput
+        return Response(output(gurus, many=True).data)
 
     @extend_schema(
         operation_id="guru_create",
         tags=["gurus"],
         summary="Create a guru",
         request=InputSerializer,
-        responses={201: GuruOutput, **errors(400, 401, 403, 409)},
+        responses={201: GuruAdminOutput, **errors(400, 401, 403, 409)},
         examples=[
             OpenApiExample(
                 "guru",
@@ -123,11 +167,11 @@ class GuruListApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         guru = guru_create(**data.validated_data)
-        return Response(GuruOutput(guru).data, status=status.HTTP_201_CREATED)
+        return Response(GuruAdminOutput(guru).data, status=status.HTTP_201_CREATED)
 
 
 class GuruDetailApi(APIView):
-    class UpdateSerializer(serializers.Serializer):
+    class UpdateSerializer(GuruSettingsInput):
         name = serializers.CharField(max_length=100, required=False)
         domain_knowledge = serializers.CharField(max_length=200, required=False, allow_blank=True)
         custom_instruction = serializers.CharField(required=False, allow_blank=True)
@@ -152,19 +196,21 @@ class GuruDetailApi(APIView):
         operation_id="guru_get",
         tags=["gurus"],
         summary="A guru",
+        description="Admins also read its settings (the fields of GuruAdminOutput).",
         responses={200: GuruOutput, **errors(404)},
         examples=[GURU_EXAMPLE],
     )
     def get(self, request: Request, slug: str) -> Response:
-        guru = guru_get(slug=slug, active_only=not _is_admin(request, self))
-        return Response(GuruOutput(guru).data)
+        admin = _is_admin(request, self)
+        guru = guru_get(slug=slug, active_only=not admin)
+        return Response((GuruAdminOutput if admin else GuruOutput)(guru).data)
 
     @extend_schema(
         operation_id="guru_update",
         tags=["gurus"],
         summary="Change a guru",
         request=UpdateSerializer,
-        responses={200: GuruOutput, **errors(400, 401, 403, 404)},
+        responses={200: GuruAdminOutput, **errors(400, 401, 403, 404)},
         examples=[
             OpenApiExample("rename", value={"name": "Python 3"}, request_only=True),
             GURU_EXAMPLE,
@@ -174,7 +220,7 @@ class GuruDetailApi(APIView):
         data = self.UpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         guru = guru_update(guru=guru_get(slug=slug), data=dict(data.validated_data))
-        return Response(GuruOutput(guru).data)
+        return Response(GuruAdminOutput(guru).data)
 
     @extend_schema(
         operation_id="guru_delete",

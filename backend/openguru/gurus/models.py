@@ -1,4 +1,4 @@
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
 from openguru.core.models import TimeStampedModel
@@ -31,6 +31,14 @@ class Guru(TimeStampedModel):
     # The trust gate's threshold calibrated from the guru's own corpus after ingestion
     # (`answers.calibration`); None: not calibrated yet, the deployment's setting applies.
     calibrated_trust_threshold = models.FloatField(null=True, blank=True)
+    # A maintainer's own threshold: wins over the calibrated one; None: calibrated or default.
+    trust_threshold = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(0.0), MaxValueValidator(1.0)]
+    )
+    # "fast" (one LLM round trip before the first token) or "default"; "": the deployment's.
+    answer_mode = models.CharField(
+        max_length=8, blank=True, default="", choices=[("default", "default"), ("fast", "fast")]
+    )
 
     class Meta:
         ordering = ["name"]

@@ -23,6 +23,8 @@ EDITABLE_FIELDS = {
     "light_color",
     "active",
     "github_webhook_secret",
+    "trust_threshold",
+    "answer_mode",
     "anonymous_asks_per_hour",
     "anonymous_asks_per_day",
 }
@@ -38,6 +40,8 @@ def guru_create(
     base_color: str | None = None,
     light_color: str | None = None,
     github_webhook_secret: str = "",
+    trust_threshold: float | None = None,
+    answer_mode: str = "",
 ) -> Guru:
     embedder = get_embedder()
     guru = Guru(
@@ -47,6 +51,8 @@ def guru_create(
         custom_instruction=custom_instruction,
         icon_url=icon_url,
         github_webhook_secret=github_webhook_secret,
+        trust_threshold=trust_threshold,
+        answer_mode=answer_mode,
         embedding_model=embedder.model_name,
         embedding_dimension=embedder.dimension,
         collection_name=collection_name_for(slug),

@@ -1,7 +1,7 @@
 /** The guru form's values (all text, as inputs hold them) and their API payload. */
 import type { Guru } from "@/lib/gurus/types";
 
-import type { AdminGuru, GuruInput } from "./gurus";
+import type { AdminGuru, AnswerMode, GuruInput } from "./gurus";
 
 export interface GuruFormValues {
   slug: string;
@@ -15,6 +15,8 @@ export interface GuruFormValues {
   anonymous_asks_per_hour: string;
   anonymous_asks_per_day: string;
   github_webhook_secret: string;
+  trust_threshold: string;
+  answer_mode: string;
 }
 
 export const EMPTY_GURU: GuruFormValues = {
@@ -29,6 +31,8 @@ export const EMPTY_GURU: GuruFormValues = {
   anonymous_asks_per_hour: "",
   anonymous_asks_per_day: "",
   github_webhook_secret: "",
+  trust_threshold: "",
+  answer_mode: "",
 };
 
 const limit = (value: number | null | undefined) => (value == null ? "" : String(value));
@@ -46,6 +50,8 @@ export function valuesFromGuru(guru: AdminGuru): GuruFormValues {
     active: guru.active,
     anonymous_asks_per_hour: limit(guru.anonymous_asks_per_hour),
     anonymous_asks_per_day: limit(guru.anonymous_asks_per_day),
+    trust_threshold: limit(guru.trust_threshold),
+    answer_mode: guru.answer_mode ?? "",
   };
 }
 
@@ -64,6 +70,8 @@ function payload(values: GuruFormValues): GuruInput {
     anonymous_asks_per_hour: toLimit(values.anonymous_asks_per_hour),
     anonymous_asks_per_day: toLimit(values.anonymous_asks_per_day),
     github_webhook_secret: values.github_webhook_secret,
+    trust_threshold: toLimit(values.trust_threshold),
+    answer_mode: values.answer_mode as AnswerMode,
   };
 }
 
@@ -80,6 +88,8 @@ export function createInput(values: GuruFormValues): GuruInput {
     light_color: all.light_color,
   };
   if (all.github_webhook_secret) input.github_webhook_secret = all.github_webhook_secret;
+  if (all.trust_threshold != null) input.trust_threshold = all.trust_threshold;
+  if (all.answer_mode) input.answer_mode = all.answer_mode;
   return input;
 }
 

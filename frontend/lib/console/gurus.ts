@@ -17,13 +17,23 @@ export interface GuruInput {
   anonymous_asks_per_hour?: number | null;
   anonymous_asks_per_day?: number | null;
   github_webhook_secret?: string;
+  trust_threshold?: number | null;
+  answer_mode?: AnswerMode;
 }
+
+/** "": the deployment's mode; "fast": one LLM round trip before the first word. */
+export type AnswerMode = "" | "default" | "fast";
 
 /** The guru as admins read it; fields Django may not return are optional. */
 export type AdminGuru = Guru & {
   custom_instruction?: string;
   anonymous_asks_per_hour?: number | null;
   anonymous_asks_per_day?: number | null;
+  trust_threshold?: number | null;
+  /** Set from the guru's own sources after each ingestion; null until then. */
+  calibrated_trust_threshold?: number | null;
+  answer_mode?: AnswerMode;
+  github_webhook_secret_set?: boolean;
 };
 
 export const GURUS_PATH = "/api/gurus/";

@@ -21,6 +21,7 @@ export function GuruEditor({ slug }: { slug: string }) {
           slug={guru.slug}
           initial={valuesFromGuru(guru)}
           instructionHidden={guru.custom_instruction === undefined}
+          calibrated={guru.calibrated_trust_threshold}
         />
       </Card>
       <Card title="Delete this guru">

@@ -12,11 +12,21 @@ interface GuruFieldsProps {
   onActive: (active: boolean) => void;
   /** Django does not return the saved instructions: the field starts empty and empty keeps them. */
   instructionHidden?: boolean;
+  /** The threshold calibrated from the guru's sources, shown beside the field that overrides it. */
+  calibrated?: number | null;
+}
+
+function thresholdHint(calibrated: number | null | undefined): string {
+  const fallback =
+    calibrated == null
+      ? "the one calibrated from its sources once they are indexed, else the deployment's"
+      : `the one calibrated from its sources (${calibrated.toFixed(2)})`;
+  return `Questions whose best passage scores below this are refused. Empty: ${fallback}.`;
 }
 
 /** The guru's own fields; the form around them owns state and saving. */
 export function GuruFields(props: GuruFieldsProps) {
-  const { values, creating, onText, onActive, instructionHidden = false } = props;
+  const { values, creating, onText, onActive, instructionHidden = false, calibrated } = props;
   const text = (field: TextKey) => ({
     value: values[field],
     onChange: (event: { target: { value: string } }) => onText(field, event.target.value),
@@ -61,6 +71,25 @@ export function GuruFields(props: GuruFieldsProps) {
         </Field>
         <Field label="Light colour">
           {(c) => <input {...c} type="color" {...text("light_color")} />}
+        </Field>
+      </div>
+      <div className={formStyles.row}>
+        <Field
+          label="Answer mode"
+          hint="Fast: one LLM call before the first word, no relevance check."
+        >
+          {(c) => (
+            <select {...c} {...text("answer_mode")}>
+              <option value="">The deployment&apos;s</option>
+              <option value="default">Default (relevance checked first)</option>
+              <option value="fast">Fast</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Trust threshold" hint={thresholdHint(calibrated)}>
+          {(c) => (
+            <input {...c} type="number" min={0} max={1} step={0.01} {...text("trust_threshold")} />
+          )}
         </Field>
       </div>
       <Field label="Icon URL" hint="Or upload an image below.">

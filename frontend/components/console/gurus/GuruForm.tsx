@@ -27,9 +27,10 @@ interface GuruFormProps {
   /** The slug of the guru being edited; absent when creating one. */
   slug?: string;
   instructionHidden?: boolean;
+  calibrated?: number | null;
 }
 
-export function GuruForm({ initial, slug, instructionHidden }: GuruFormProps) {
+export function GuruForm({ initial, slug, instructionHidden, calibrated }: GuruFormProps) {
   const creating = !slug;
   const router = useRouter();
   const [values, setValues] = useState(initial);
@@ -83,6 +84,7 @@ export function GuruForm({ initial, slug, instructionHidden }: GuruFormProps) {
           values={values}
           creating={creating}
           instructionHidden={instructionHidden}
+          calibrated={calibrated}
           onText={onText}
           onActive={(active) => setValues((current) => ({ ...current, active }))}
         />
