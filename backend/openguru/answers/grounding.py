@@ -14,7 +14,6 @@ partly: n, contexts: [{id, title, link}], reason}`; `context_ids` number `contex
 import hashlib
 import logging
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -123,20 +122,10 @@ def _prose_blocks(text: str) -> list[str]:
 def stored_contexts(question: Question, store: VectorStore) -> list[Context]:
     """The contexts the answer was written from, rebuilt from its trace's kept chunks the way
     the answer stage built them. A chunk id names its content (`{source}-{hash}`), so a chunk
-    still in the store is the text the answer read; one re-indexed away since is left out.
-    The store has no lookup by id: each cited source's chunks are read once (off the answer's
-    path, on a worker)."""
+    still in the store is the text the answer read; one re-indexed away since is left out."""
     rows = [row for row in question.trace.get("kept", []) if isinstance(row, dict)]
-    wanted: dict[int, set[str]] = defaultdict(set)
-    for row in rows:
-        wanted[int(row.get("source_id", 0))].add(str(row.get("id", "")))
-    collection = question.guru.collection_name
-    hits = {}
-    for source_id, ids in wanted.items():
-        total = store.count(collection, source_id=source_id)
-        for hit in store.source_chunks(collection, source_id=source_id, limit=total):
-            if hit.id in ids:
-                hits[hit.id] = hit
+    ids = [str(row.get("id", "")) for row in rows]
+    hits = {hit.id: hit for hit in store.chunks_by_id(question.guru.collection_name, ids)}
     candidates = [
         # The stored relevance orders and caps the contexts as the answer stage did.
         Candidate(hit=hits[str(row["id"])], rerank=float(row.get("relevance", 0.0)))

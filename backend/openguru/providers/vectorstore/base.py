@@ -88,6 +88,11 @@ class VectorStore(Protocol):
 
     def count(self, name: str, *, source_id: int | None = None) -> int: ...
 
+    def chunks_by_id(self, name: str, ids: Sequence[str]) -> list[SearchHit]:
+        """The chunks with these ids (score 0), in the order asked; ids not stored are left out,
+        and a missing collection holds none."""
+        ...
+
     def source_chunks(self, name: str, *, source_id: int, limit: int) -> list[SearchHit]:
         """Up to `limit` chunks of a source (score 0), in no particular order."""
         ...

@@ -256,6 +256,13 @@ class MemoryVectorStore:
         where = None if source_id is None else SearchFilter(source_ids=[source_id])
         return len(self._rows(name, where))
 
+    def chunks_by_id(self, name: str, ids: Sequence[str]) -> list[SearchHit]:
+        with self._lock:
+            collection = self._collections.get(name)
+            stored = collection.rows if collection is not None else {}
+            rows = [stored[i] for i in dict.fromkeys(ids) if i in stored]
+        return [_hit(row, 0.0) for row in rows]
+
     def source_chunks(self, name: str, *, source_id: int, limit: int) -> list[SearchHit]:
         rows = self._rows(name, SearchFilter(source_ids=[source_id]))
         return [_hit(row, 0.0) for row in rows[: max(limit, 0)]]

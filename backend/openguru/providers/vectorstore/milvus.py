@@ -51,7 +51,7 @@ _MAX_TOP_K = 16_384
 _QUERY_PAGE = 10_000
 _COPY_PAGE = 1_000  # rows with vectors and texts up to 64 KB: a smaller page bounds memory
 # A hash list becomes one `in [...]` expression per batch: keeps each expression small.
-_DELETE_BATCH = 1_000
+_ID_BATCH = 1_000  # ids per request (deletes, lookups by id)
 # Hybrid search fuses each ranking's candidates: fetching more than `limit` from each lets a
 # chunk that is, say, 15th by vector but 1st by keywords still reach the fused top 10.
 _HYBRID_CANDIDATES_FACTOR = 2
@@ -235,7 +235,7 @@ class MilvusVectorStore:
         hashes = sorted(set(chunk_hashes))
         return sum(
             self._delete_where(name, f"{source_expr} and chunk_hash in {string_list(batch)}")
-            for batch in _slices(hashes, _DELETE_BATCH)
+            for batch in _slices(hashes, _ID_BATCH)
         )
 
     def _delete_where(self, name: str, expr: str) -> int:
@@ -291,6 +291,18 @@ class MilvusVectorStore:
                     break
         # Query rows are flat; search hits nest the fields under "entity".
         return [search_hit({"id": r["id"], "distance": 0.0, "entity": r}) for r in rows[:limit]]
+
+    def chunks_by_id(self, name: str, ids: Sequence[str]) -> list[SearchHit]:
+        wanted = list(dict.fromkeys(ids))
+        rows: dict[str, dict[str, Any]] = {}
+        with unless_missing(), self._translated("read chunks"):
+            for batch in _slices(wanted, _ID_BATCH):
+                for row in self._client.get(
+                    name, ids=batch, output_fields=_OUTPUT_FIELDS, timeout=self._timeout
+                ):
+                    rows[row["id"]] = row
+        found = [rows[i] for i in wanted if i in rows]
+        return [search_hit({"id": r["id"], "distance": 0.0, "entity": r}) for r in found]
 
     def count(self, name: str, *, source_id: int | None = None) -> int:
         expr = "" if source_id is None else f"source_id == {operator.index(source_id)}"
