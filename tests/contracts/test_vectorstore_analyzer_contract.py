@@ -14,26 +14,27 @@ from openguru.providers.vectorstore.base import VectorStore
 from openguru.providers.vectorstore.memory import MemoryVectorStore
 from openguru.providers.vectorstore.milvus import MilvusVectorStore
 
-from tests.contracts.test_vectorstore_contract import (  # noqa: F401  (fixtures by name)
+from tests.contracts.vectorstore_cases import (
     DIM,
-    _axis,
-    _chunk,
-    _unique_name,
-    memory_store,
-    milvus_store,
-    store,
+    axis_vector,
+    make_chunk,
+    unique_collection_name,
 )
 
 STEMMED_CORPUS = [
-    _chunk("run", source_id=1, vector=_axis(0), text="The daemon runs every hour"),
-    _chunk("walrus", source_id=1, vector=_axis(1), text="Configure the walrus settings"),
-    _chunk("narwhal", source_id=2, vector=_axis(2, tilt=0.3), text="Deploy with the narwhal tool"),
-    _chunk("okapi", source_id=3, vector=_axis(3), text="Frequently asked: the okapi", type="faq"),
+    make_chunk("run", source_id=1, vector=axis_vector(0), text="The daemon runs every hour"),
+    make_chunk("walrus", source_id=1, vector=axis_vector(1), text="Configure the walrus settings"),
+    make_chunk(
+        "narwhal", source_id=2, vector=axis_vector(2, tilt=0.3), text="Deploy with the narwhal tool"
+    ),
+    make_chunk(
+        "okapi", source_id=3, vector=axis_vector(3), text="Frequently asked: the okapi", type="faq"
+    ),
 ]
 
 
 @pytest.fixture
-def english(store: VectorStore) -> VectorStore:  # noqa: F811
+def english(store: VectorStore) -> VectorStore:
     return store
 
 
@@ -59,7 +60,7 @@ def names(english: VectorStore) -> Iterator[list[str]]:
 
 
 def _names(names: list[str], count: int) -> list[str]:
-    names.extend(_unique_name() for _ in range(count))
+    names.extend(unique_collection_name() for _ in range(count))
     return names[-count:]
 
 
@@ -84,7 +85,7 @@ def test_a_new_collection_has_the_configured_analyzer(
 
 def test_the_analyzer_of_a_missing_collection_is_not_found(english: VectorStore) -> None:
     with pytest.raises(DomainError) as caught:
-        english.collection_analyzer(_unique_name())
+        english.collection_analyzer(unique_collection_name())
     assert caught.value.code == ErrorCode.NOT_FOUND
 
 
@@ -133,7 +134,7 @@ def test_copy_leaves_the_old_collection_as_it_was(
     _standard_collection(standard, old)
 
     english.copy_collection(old, new)
-    english.upsert(new, [_chunk("extra", source_id=4, text="running late")])
+    english.upsert(new, [make_chunk("extra", source_id=4, text="running late")])
 
     assert english.has_collection(old)
     assert english.collection_analyzer(old) == "standard"
@@ -149,7 +150,9 @@ def test_copy_of_many_chunks_copies_them_all(
     standard.create_collection(old, dimension=DIM)
     # More than one page of the Milvus copy (1,000 rows).
     chunks = [
-        _chunk(f"c{n:05d}", source_id=n % 3, vector=_axis(n, tilt=n / 2500), text=f"item {n}")
+        make_chunk(
+            f"c{n:05d}", source_id=n % 3, vector=axis_vector(n, tilt=n / 2500), text=f"item {n}"
+        )
         for n in range(2_345)
     ]
     standard.upsert(old, chunks)
@@ -168,8 +171,8 @@ def test_copy_of_an_empty_collection(english: VectorStore, names: list[str]) -> 
 
     assert english.count(new) == 0
     assert english.search_bm25(new, "anything", limit=5) == []
-    english.upsert(new, [_chunk("a", vector=_axis(1))])
-    assert [hit.id for hit in english.search_dense(new, _axis(1), limit=1)] == ["a"]
+    english.upsert(new, [make_chunk("a", vector=axis_vector(1))])
+    assert [hit.id for hit in english.search_dense(new, axis_vector(1), limit=1)] == ["a"]
 
 
 def test_copy_of_a_missing_collection_is_not_found(english: VectorStore, names: list[str]) -> None:
@@ -186,7 +189,7 @@ def test_copy_onto_an_existing_collection_is_a_conflict(
     old, new = _names(names, 2)
     _standard_collection(standard, old)
     english.create_collection(new, dimension=DIM)
-    english.upsert(new, [_chunk("kept")])
+    english.upsert(new, [make_chunk("kept")])
 
     with pytest.raises(DomainError) as caught:
         english.copy_collection(old, new)

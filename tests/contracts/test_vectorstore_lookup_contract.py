@@ -3,25 +3,21 @@ does with the chunks an answer cited). Same cases as test_vectorstore_contract.p
 
 from openguru.providers.vectorstore.base import VectorStore
 
-from tests.contracts.test_vectorstore_contract import (  # noqa: F401  (fixtures by name)
-    _axis,
-    _chunk,
-    _source_chunks,
-    _unique_name,
-    collection,
-    memory_store,
-    milvus_store,
-    store,
+from tests.contracts.vectorstore_cases import (
+    axis_vector,
+    make_chunk,
+    make_source_chunks,
+    unique_collection_name,
 )
 
 
-def test_chunks_come_back_by_id_in_the_order_asked(store: VectorStore, collection: str):  # noqa: F811
+def test_chunks_come_back_by_id_in_the_order_asked(store: VectorStore, collection: str):
     store.upsert(
         collection,
         [
-            _chunk("a", source_id=1, text="alpha", vector=_axis(0), metadata={"page": 1}),
-            _chunk("b", source_id=2, text="beta", vector=_axis(1), type="code"),
-            _chunk("c", source_id=2, text="gamma", vector=_axis(2)),
+            make_chunk("a", source_id=1, text="alpha", vector=axis_vector(0), metadata={"page": 1}),
+            make_chunk("b", source_id=2, text="beta", vector=axis_vector(1), type="code"),
+            make_chunk("c", source_id=2, text="gamma", vector=axis_vector(2)),
         ],
     )
 
@@ -36,12 +32,12 @@ def test_chunks_come_back_by_id_in_the_order_asked(store: VectorStore, collectio
     assert store.chunks_by_id(collection, []) == []
 
 
-def test_a_long_list_of_ids_is_read_whole(store: VectorStore, collection: str):  # noqa: F811
-    chunks = _source_chunks(7, 1_200)
+def test_a_long_list_of_ids_is_read_whole(store: VectorStore, collection: str):
+    chunks = make_source_chunks(7, 1_200)
     store.upsert(collection, chunks)
     wanted = [c.id for c in reversed(chunks)]
     assert [h.id for h in store.chunks_by_id(collection, wanted)] == wanted
 
 
-def test_a_missing_collection_holds_no_chunks(store: VectorStore):  # noqa: F811
-    assert store.chunks_by_id(_unique_name(), ["a"]) == []
+def test_a_missing_collection_holds_no_chunks(store: VectorStore):
+    assert store.chunks_by_id(unique_collection_name(), ["a"]) == []
