@@ -36,6 +36,10 @@ RETRIEVAL_DENSE_WEIGHT = env.float("RETRIEVAL_DENSE_WEIGHT", default=0.8)
 # BM25's best score stands above its tenth (answers/fusion.py; ahead of every fixed weight on
 # the dev sets); a number fixes it (1.0 = plain RRF, 0.3 the best fixed weight).
 RETRIEVAL_BM25_WEIGHT = env.str("RETRIEVAL_BM25_WEIGHT", default="auto")
+# Candidates ordered by page (answers/pages.py): the first ten places go to the best chunk of each
+# of the ten pages whose best sections rank highest. Off until `make eval` settles it
+# (docs/benchmarks.md, "Fusion and pages").
+RETRIEVAL_PAGE_AGGREGATION = env.bool("RETRIEVAL_PAGE_AGGREGATION", default=False)
 # Golden sets (evaluation/golden.py): a run after a re-index is flagged when recall@5 fell, or
 # the refusal rate rose, by more than this since the previous run (fractions of the questions).
 GOLDEN_RECALL_DROP_MARGIN = env.float("GOLDEN_RECALL_DROP_MARGIN", default=0.1)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
+from django.conf import settings
 
 from openguru.answers.fusion import (
     CONFIDENCE_RANK,
@@ -23,6 +24,7 @@ from openguru.answers.fusion import (
     fuse,
     list_weights,
 )
+from openguru.answers.pages import by_page
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.rerank.base import Reranker
 from openguru.providers.vectorstore.base import SearchFilter, VectorStore
@@ -117,7 +119,10 @@ def retrieve(
         if bm25:
             ranked.append((f"bm25{i}", bm25[i].result()))
     weights = list_weights(ranked, fusion) if fusion.method == "rrf" else {}
-    candidates = fuse(ranked, fusion, weights=weights)[:limit]
+    fused = fuse(ranked, fusion, weights=weights)
+    if settings.RETRIEVAL_PAGE_AGGREGATION:
+        fused = by_page(fused)
+    candidates = fused[:limit]
     timings["search_ms"] = (time.perf_counter() - started) * 1000
 
     query_vector = vectors[0] if vectors else None

@@ -369,10 +369,11 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
 
 def _fusion_settings() -> dict[str, Any]:
     fusion = FusionSettings.from_settings()
+    pages = {"page_aggregation": settings.RETRIEVAL_PAGE_AGGREGATION}
     if fusion.method == "rrf":
         weight = "auto" if fusion.bm25_weight is None else fusion.bm25_weight
-        return {"fusion": "rrf", "hybrid_bm25_weight": weight}
-    return {"fusion": fusion.method, "hybrid_dense_weight": fusion.dense_weight}
+        return {"fusion": "rrf", "hybrid_bm25_weight": weight} | pages
+    return {"fusion": fusion.method, "hybrid_dense_weight": fusion.dense_weight} | pages
 
 
 class _Progress:
