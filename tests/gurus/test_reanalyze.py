@@ -2,12 +2,14 @@
 on Milvus Lite and PostgreSQL. Gurus are created while MILVUS_BM25_ANALYZER=standard, then the
 setting changes to english, as on a deployment that predates the english default."""
 
+import threading
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection, transaction
 from django.utils import timezone
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
@@ -262,3 +264,42 @@ def test_the_api_knows_only_existing_gurus(admin_client):
 
     assert response.status_code == 404
     assert response.json()["code"] == "guru_not_found"
+
+
+def test_a_source_deleted_while_its_guru_is_copied_leaves_nothing_in_the_copy(
+    admin_client, analyzer
+):
+    guru = _guru_with_text(admin_client, "moving")
+    kept = admin_client.post(
+        "/api/gurus/moving/sources/", {"type": "text", "content": MORE}, format="json"
+    ).json()
+    gone = DataSource.objects.filter(guru=guru).exclude(pk=kept["id"]).get()
+    analyzer("english")
+    store, old, new = get_vector_store(), guru.collection_name, "moving_copy"
+    copied, released = threading.Event(), threading.Event()
+
+    def move_holding_the_lock() -> None:
+        """What guru_reanalyze does, paused with the copy done and the switch uncommitted."""
+        try:
+            with transaction.atomic():
+                Guru.objects.select_for_update().get(pk=guru.pk)
+                store.copy_collection(old, new)
+                Guru.objects.filter(pk=guru.pk).update(collection_name=new)
+                copied.set()
+                released.wait(timeout=2)  # the delete below waits on the lock meanwhile
+        finally:
+            connection.close()
+
+    mover = threading.Thread(target=move_holding_the_lock)
+    mover.start()
+    try:
+        assert copied.wait(timeout=60)
+        threading.Timer(1.0, released.set).start()
+        assert admin_client.delete(f"/api/gurus/moving/sources/{gone.pk}/").status_code == 204
+    finally:
+        released.set()
+        mover.join(timeout=60)
+    assert store.count(new, source_id=gone.pk) == 0
+    assert store.count(new, source_id=kept["id"]) > 0
+    store.drop_collection(old)
+    store.drop_collection(new)

@@ -100,17 +100,33 @@ def source_reindex(*, source: DataSource) -> DataSource:
 
 
 def source_delete(*, source: DataSource) -> None:
-    collection, source_id = source.guru.collection_name, source.pk
+    guru_id, collection, source_id = source.guru_id, source.guru.collection_name, source.pk
     stored_file = source.file if source.file else None
     questions_mark_stale(source_ids=[source_id])
     source.delete()
 
     def _cleanup() -> None:
-        get_vector_store().delete(collection, source_id=source_id)
+        _source_chunks_delete(guru_id=guru_id, collection=collection, source_id=source_id)
         if stored_file is not None:
             stored_file.delete(save=False)
 
     transaction.on_commit(_cleanup)
+
+
+def _source_chunks_delete(*, guru_id: int, collection: str, source_id: int) -> None:
+    """Delete a deleted source's chunks from the collection its guru keeps. Under the guru's row
+    lock: a move to a new collection (`guru_reanalyze`) holds it while it copies, so the chunks
+    are deleted from the copy once it is done, not left behind in it."""
+    store = get_vector_store()
+    with transaction.atomic():
+        current = (
+            Guru.objects.select_for_update()
+            .filter(pk=guru_id)
+            .values_list("collection_name", flat=True)
+            .first()
+        )
+        for name in dict.fromkeys(filter(None, (current, collection))):
+            store.delete(name, source_id=source_id)
 
 
 def sources_reindex_guru(*, guru: Guru) -> int:
