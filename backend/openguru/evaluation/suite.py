@@ -3,7 +3,7 @@ them, and collect the gate's refusals for in-scope and out-of-scope questions.""
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,11 +22,18 @@ from openguru.evaluation.corpus_index import (
     eval_index_build,
     index_fingerprint,
 )
-from openguru.evaluation.datasets import BeirDataset, CorpusRecord, Query
+from openguru.evaluation.datasets import BeirDataset, Query
 from openguru.evaluation.metrics import METRIC_NAMES, has_relevant, summarize
 from openguru.evaluation.near_duplicates import near_duplicate_record
 from openguru.evaluation.refusal import REFUSAL_MODE, GateSettings, RefusalPair, Refusals
 from openguru.evaluation.runner import QueryRunner, Ranked
+from openguru.evaluation.selection import (
+    corpus_selection,
+    first_queries,
+    in_scope_queries,
+    judged_queries,
+    unanswerable_queries,
+)
 from openguru.providers.embeddings.base import Embedder, question_encoder
 from openguru.providers.rerank.base import Reranker
 from openguru.providers.vectorstore.base import VectorStore
@@ -74,49 +81,6 @@ class DatasetResult:
         return bool(self.in_scope)
 
 
-def _first(items: Iterable[Query], limit: int | None) -> list[Query]:
-    chosen = list(items)
-    return chosen if limit is None else chosen[:limit]
-
-
-def judged_queries(dataset: BeirDataset, limit: int | None) -> list[Query]:
-    """Questions with gold at document or page level: the ones metrics are computed on."""
-    page_qrels = dataset.page_qrels or {}
-    return _first(
-        (
-            q
-            for q in dataset.queries
-            if has_relevant(dataset.qrels.get(q.query_id))
-            or has_relevant(page_qrels.get(q.query_id))
-        ),
-        limit,
-    )
-
-
-def in_scope_queries(dataset: BeirDataset, limit: int | None) -> list[Query]:
-    return _first((q for q in dataset.queries if q.query_id not in dataset.unanswerable_ids), limit)
-
-
-def unanswerable_queries(dataset: BeirDataset, limit: int | None) -> list[Query]:
-    return _first((q for q in dataset.queries if q.query_id in dataset.unanswerable_ids), limit)
-
-
-def corpus_selection(
-    dataset: BeirDataset, max_docs: int | None, queries: Sequence[Query]
-) -> tuple[list[CorpusRecord], list[str] | None]:
-    """The records to index, and their ids when that is not the whole corpus.
-
-    A capped corpus keeps the gold documents of the evaluated questions besides its first
-    `max_docs` records, so a quick run still has something to find.
-    """
-    records = list(dataset.corpus())
-    if max_docs is None or max_docs >= len(records):
-        return records, None
-    gold = {doc_id for q in queries for doc_id in dataset.qrels.get(q.query_id, {})}
-    kept = [r for i, r in enumerate(records) if i < max_docs or r.doc_id in gold]
-    return kept, [r.doc_id for r in kept]
-
-
 def evaluate_dataset(
     dataset: BeirDataset, options: RunOptions, providers: Providers, log: Log
 ) -> DatasetResult:
@@ -159,7 +123,7 @@ def evaluate_dataset(
             _score_answers(result, options, log)
         result.near_duplicates = near_duplicate_record(
             dataset=dataset.name,
-            questions=[q.text for q in _first(dataset.queries, options.limit_queries)],
+            questions=[q.text for q in first_queries(dataset.queries, options.limit_queries)],
             embedder=result.runner.embedder,
             threshold=PlatformSettings().similar_question_threshold,
         )
@@ -332,7 +296,7 @@ def cross_refusal_pair(
     result: DatasetResult, other: BeirDataset, options: RunOptions, log: Log
 ) -> RefusalPair:
     """Ask another dataset's questions to this corpus's guru: all of them are out of scope."""
-    questions = _first(other.queries, options.limit_queries)
+    questions = first_queries(other.queries, options.limit_queries)
     label = f"[{result.dataset.name}] out-of-scope gate ({other.name})"
     started = time.monotonic()
     outside = refusals_for(result.runner, questions, label, options.workers, log)

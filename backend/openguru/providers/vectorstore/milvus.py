@@ -23,10 +23,7 @@ from openguru.providers.vectorstore.bm25_analyzers import (
     bm25_analyzer_params,
 )
 from openguru.providers.vectorstore.milvus_connection import MilvusConnection
-from openguru.providers.vectorstore.milvus_errors import (
-    status_code,
-    unless_missing,
-)
+from openguru.providers.vectorstore.milvus_errors import status_code, unless_missing
 from openguru.providers.vectorstore.milvus_expressions import (
     filter_expression,
     hybrid_requests,
@@ -37,6 +34,8 @@ from openguru.providers.vectorstore.milvus_rows import (
     chunk_row,
     float_list,
     search_hit,
+    slices,
+    stored_hit,
     upsert_batches,
 )
 from openguru.providers.vectorstore.milvus_schema import (
@@ -235,7 +234,7 @@ class MilvusVectorStore:
         hashes = sorted(set(chunk_hashes))
         return sum(
             self._delete_where(name, f"{source_expr} and chunk_hash in {string_list(batch)}")
-            for batch in _slices(hashes, _ID_BATCH)
+            for batch in slices(hashes, _ID_BATCH)
         )
 
     def _delete_where(self, name: str, expr: str) -> int:
@@ -283,26 +282,23 @@ class MilvusVectorStore:
     def source_chunks(self, name: str, *, source_id: int, limit: int) -> list[SearchHit]:
         expr = f"source_id == {operator.index(source_id)}"
         rows: list[dict[str, Any]] = []
-        fields = ["text", "source_id", "chunk_hash", "type", "metadata"]
         with unless_missing():
-            for page in self._pages(name, expr=expr, fields=fields):
+            for page in self._pages(name, expr=expr, fields=_OUTPUT_FIELDS):
                 rows.extend(page)
                 if len(rows) >= limit:
                     break
-        # Query rows are flat; search hits nest the fields under "entity".
-        return [search_hit({"id": r["id"], "distance": 0.0, "entity": r}) for r in rows[:limit]]
+        return [stored_hit(row) for row in rows[:limit]]
 
     def chunks_by_id(self, name: str, ids: Sequence[str]) -> list[SearchHit]:
         wanted = list(dict.fromkeys(ids))
         rows: dict[str, dict[str, Any]] = {}
         with unless_missing(), self._translated("read chunks"):
-            for batch in _slices(wanted, _ID_BATCH):
+            for batch in slices(wanted, _ID_BATCH):
                 for row in self._client.get(
                     name, ids=batch, output_fields=_OUTPUT_FIELDS, timeout=self._timeout
                 ):
                     rows[row["id"]] = row
-        found = [rows[i] for i in wanted if i in rows]
-        return [search_hit({"id": r["id"], "distance": 0.0, "entity": r}) for r in found]
+        return [stored_hit(rows[i]) for i in wanted if i in rows]
 
     def count(self, name: str, *, source_id: int | None = None) -> int:
         expr = "" if source_id is None else f"source_id == {operator.index(source_id)}"
@@ -401,8 +397,3 @@ class MilvusVectorStore:
             )
             return [search_hit(raw) for raw in results[0]]
         return []
-
-
-def _slices(values: list[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]

@@ -82,3 +82,15 @@ def search_hit(raw: dict[str, Any], *, bm25: bool = False) -> SearchHit:
         # Some engine versions report BM25 as a negative distance; the score is its magnitude.
         score=abs(float(raw["distance"])) if bm25 else float(raw["distance"]),
     )
+
+
+def stored_hit(row: dict[str, Any]) -> SearchHit:
+    """A chunk read back by a query (score 0): query rows are flat, search hits nest the
+    fields under "entity"."""
+    return search_hit({"id": row["id"], "distance": 0.0, "entity": row})
+
+
+def slices(values: list[str], size: int) -> Iterator[list[str]]:
+    """`values` in requests of at most `size` (ids to delete or read)."""
+    for start in range(0, len(values), size):
+        yield values[start : start + size]

@@ -32,15 +32,14 @@ from openguru.evaluation.report import (
     write_json,
     write_markdown,
 )
+from openguru.evaluation.selection import in_scope_queries, unanswerable_queries
 from openguru.evaluation.suite import (
     DatasetResult,
     Providers,
     RunOptions,
     cross_refusal_pair,
     evaluate_dataset,
-    in_scope_queries,
     own_refusal_pair,
-    unanswerable_queries,
 )
 from openguru.evaluation.vector_server import milvus_for_eval
 from openguru.gurus.services import guru_delete
