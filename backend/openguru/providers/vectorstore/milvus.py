@@ -31,12 +31,13 @@ from openguru.providers.vectorstore.milvus_expressions import (
     string_list,
 )
 from openguru.providers.vectorstore.milvus_rows import (
-    chunk_row,
+    deleted_count,
     float_list,
     search_hit,
     slices,
     stored_hit,
     upsert_batches,
+    upsert_rows,
 )
 from openguru.providers.vectorstore.milvus_schema import (
     collection_schema,
@@ -218,10 +219,7 @@ class MilvusVectorStore:
     # -- writes -------------------------------------------------------------------------------
 
     def upsert(self, name: str, chunks: Sequence[ChunkRecord]) -> None:
-        # Milvus keeps both rows when one request repeats a primary key: keep the last one.
-        latest = {chunk.id: chunk for chunk in chunks}
-        rows = [chunk_row(chunk) for chunk in latest.values()]
-        for batch in upsert_batches(rows):
+        for batch in upsert_batches(upsert_rows(chunks)):
             with self._translated("store chunks"):
                 self._client.upsert(name, batch, timeout=self._timeout)
 
@@ -239,11 +237,7 @@ class MilvusVectorStore:
 
     def _delete_where(self, name: str, expr: str) -> int:
         with unless_missing(), self._translated("delete chunks"):
-            result = self._client.delete(name, filter=expr, timeout=self._timeout)
-            # Milvus Lite answers with the deleted primary keys, a server with a count.
-            if isinstance(result, list):
-                return len(result)
-            return int(result.get("delete_count", 0))
+            return deleted_count(self._client.delete(name, filter=expr, timeout=self._timeout))
         return 0
 
     # -- reads --------------------------------------------------------------------------------
@@ -295,7 +289,11 @@ class MilvusVectorStore:
         with unless_missing(), self._translated("read chunks"):
             for batch in slices(wanted, _ID_BATCH):
                 for row in self._client.get(
-                    name, ids=batch, output_fields=_OUTPUT_FIELDS, timeout=self._timeout
+                    name,
+                    ids=batch,
+                    output_fields=_OUTPUT_FIELDS,
+                    consistency_level=_STRONG,  # a chunk written just before is read back
+                    timeout=self._timeout,
                 ):
                     rows[row["id"]] = row
         return [stored_hit(rows[i]) for i in wanted if i in rows]

@@ -56,6 +56,19 @@ def float_list(vector: Sequence[float]) -> list[float]:
     return [float(x) for x in vector]
 
 
+def upsert_rows(chunks: Sequence[ChunkRecord]) -> list[dict[str, Any]]:
+    # Milvus keeps both rows when one request repeats a primary key: keep the last one.
+    latest = {chunk.id: chunk for chunk in chunks}
+    return [chunk_row(chunk) for chunk in latest.values()]
+
+
+def deleted_count(result: Any) -> int:
+    """Milvus Lite answers a delete with the deleted primary keys, a server with a count."""
+    if isinstance(result, list):
+        return len(result)
+    return int(result.get("delete_count", 0))
+
+
 def upsert_batches(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     batch: list[dict[str, Any]] = []
     size = 0
