@@ -185,6 +185,30 @@ def test_the_sitemap_lists_answered_root_questions_of_active_gurus(anon_client, 
     assert set(rows[0]) == {"guru_slug", "slug", "date_updated"}
 
 
+def test_questions_asked_in_a_teams_chat_get_no_public_page(anon_client, python_guru):
+    public = ask(anon_client, VENV)
+    for source, slug in ((Question.Source.SLACK, "in-slack"), (Question.Source.DISCORD, "in-dc")):
+        Question.objects.create(
+            guru=python_guru,
+            slug=slug,
+            question="Q",
+            user_question="q",
+            content="A.",
+            source=source,
+        )
+
+    sitemap = anon_client.get("/api/sitemap/questions/").json()
+    assert [r["slug"] for r in sitemap] == [public["slug"]]
+    overview = anon_client.get("/api/gurus/python/overview/").json()
+    assert [q["slug"] for q in overview["recent"]] == [public["slug"]]
+    assert [q["slug"] for q in overview["popular"]] == [public["slug"]]
+    for slug in ("in-slack", "in-dc"):
+        page = anon_client.get(f"/api/gurus/python/questions/{slug}/")
+        assert page.status_code == 404
+        assert page.json()["code"] == "question_not_found"
+    assert anon_client.get(f"/api/gurus/python/questions/{public['slug']}/").status_code == 200
+
+
 # --- GET /api/gurus/<slug>/questions/<question_slug>/ ----------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""A guru with indexed pages, a Slack integration for it, and the Slack Web API stand-in."""
+"""A guru with indexed pages; a Slack integration for it and the Slack Web API stand-in; a
+Discord integration and the Discord HTTP API stand-in."""
 
 import hashlib
 import hmac
@@ -7,6 +8,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 from django.test import Client
 from openguru.gurus.models import Guru
@@ -15,6 +17,8 @@ from openguru.integrations.models import Integration
 from openguru.integrations.services import admin_token_owner
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
+from tests.bots.discord_models import GUILD, HELP, TOKEN
+from tests.fakes.discord_server import FakeDiscordServer
 from tests.fakes.slack_server import FakeSlackServer
 
 TEAM = "T0TEAM"
@@ -47,6 +51,31 @@ def slack(python_guru: Guru, slack_api: FakeSlackServer) -> Integration:  # noqa
                 {"id": ALLOWED, "name": "help", "mode": "mention"},
                 {"id": EVERYTHING, "name": "python", "mode": "all"},
             ],
+        ),
+        owner=admin_token_owner(),
+    )
+
+
+@pytest.fixture
+def discord_api(settings, monkeypatch) -> Iterator[FakeDiscordServer]:
+    with FakeDiscordServer(token=TOKEN) as server:
+        # discord.py's address of the Discord API: the far end, pointed at the stand-in.
+        monkeypatch.setattr(discord.http.Route, "BASE", server.api_url)
+        settings.DISCORD_API_URL = server.api_url
+        settings.BOT_EDIT_INTERVAL_SECONDS = 0
+        yield server
+
+
+@pytest.fixture
+def bot(python_guru: Guru, discord_api: FakeDiscordServer) -> Integration:  # noqa: F811
+    """The guru's Discord integration: #help (`HELP`) allowed, answered when mentioned."""
+    return integration_create(
+        guru=python_guru,
+        type=Integration.Type.DISCORD,
+        setup=IntegrationSetup(
+            external_id=GUILD,
+            bot_token=TOKEN,
+            channels=[{"id": HELP, "name": "help", "mode": "mention"}],
         ),
         owner=admin_token_owner(),
     )

@@ -1,7 +1,9 @@
 """A loopback stand-in for the Discord HTTP API (what discord.py's `HTTPClient` calls): the bot's
-own user, messages sent and edited in channels, threads started on a message. It checks the
-bot token (401 otherwise, as Discord does) and records every message and edit. Point
-`discord.http.Route.BASE` (the listener: `DISCORD_API_URL`) at `api_url`."""
+own user and application, messages sent and edited in channels, threads started on a message, and where the
+gateway is (`gateway_url`: the gateway stand-in, discord_gateway.py). It checks the bot token
+(401 otherwise, as Discord does; `token` is the one it accepts, `also_accepted` more of them)
+and records every message and edit. Point `discord.http.Route.BASE` (the listener:
+`DISCORD_API_URL`) at `api_url`."""
 
 from __future__ import annotations
 
@@ -43,6 +45,8 @@ class FakeDiscordServer(LoopbackApp):
     def __init__(self, *, token: str, **options: Any) -> None:
         super().__init__(**options)
         self.token = token
+        self.also_accepted: set[str] = set()
+        self.gateway_url = "ws://127.0.0.1:9/"  # nothing listens there until a test says
         self.messages: list[SentMessage] = []
         self.threads: list[dict[str, Any]] = []
         self._ids = itertools.count(910_000_000_000_000_000)
@@ -61,6 +65,8 @@ class FakeDiscordServer(LoopbackApp):
     def routes(self) -> list[tuple[str, re.Pattern[str], Route]]:
         return [
             ("GET", re.compile(r"/api/v10/users/@me"), self._me),
+            ("GET", re.compile(r"/api/v10/oauth2/applications/@me"), self._application),
+            ("GET", re.compile(r"/api/v10/gateway/bot"), self._gateway),
             ("POST", re.compile(r"/api/v10/channels/(\d+)/messages"), self._send),
             ("PATCH", re.compile(r"/api/v10/channels/(\d+)/messages/(\d+)"), self._edit),
             (
@@ -77,13 +83,40 @@ class FakeDiscordServer(LoopbackApp):
         with self._state_lock:
             return [m for m in self.messages if m.channel_id == channel_id]
 
+    def authorized(self, token: str) -> bool:
+        return token == self.token or token in self.also_accepted
+
     def _authorize(self, handler: FakeHandler) -> None:
-        if handler.headers.get("Authorization") != f"Bot {self.token}":
+        header = handler.headers.get("Authorization") or ""
+        if not header.startswith("Bot ") or not self.authorized(header.removeprefix("Bot ")):
             raise HttpFailure(401, "401: Unauthorized")
 
     def _me(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
         self._authorize(handler)
         handler.send_json(200, _user(BOT_ID, "guru", bot=True))
+
+    def _application(
+        self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]
+    ) -> None:
+        """The bot's application, which discord.py reads as it logs in."""
+        self._authorize(handler)
+        application = {
+            "id": BOT_ID,
+            "name": "guru",
+            "description": "",
+            "icon": None,
+            "bot_public": False,
+            "bot_require_code_grant": False,
+            "owner": _user("100000000000000001", "admin"),
+            "verify_key": "0" * 64,
+            "flags": 0,
+        }
+        handler.send_json(200, application)
+
+    def _gateway(self, handler: FakeHandler, match: re.Match[str], body: dict[str, Any]) -> None:
+        self._authorize(handler)
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        handler.send_json(200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
 
     def _message(self, message: SentMessage) -> dict[str, Any]:
         return {

@@ -1,6 +1,7 @@
 """A loopback stand-in for the Slack Web API (`chat.postMessage`, `chat.update`,
 `chat.postEphemeral`): it checks the bot token, records each call and answers as Slack does,
-`{"ok": true, "ts": …}`; and `oauth.v2.access`, which trades an install's one-time code for a
+`{"ok": true, "ts": …}`, or, for calls `rate_limit_next` names, HTTP 429 with Retry-After
+(Slack's rate limiting; those calls are in `limited`, not `calls`); and `oauth.v2.access`, which trades an install's one-time code for a
 workspace's bot token when the app's client id and secret (HTTP Basic) are right. Point
 `SLACK_API_URL` at `api_url`."""
 
@@ -45,6 +46,8 @@ class FakeSlackServer(LoopbackApp):
         super().__init__(**options)
         self.token = token
         self.calls: list[SlackCall] = []
+        self.limited: list[SlackCall] = []  # the calls answered 429
+        self._to_limit: dict[str, tuple[int, int]] = {}  # method: (calls left, Retry-After)
         self._ts = itertools.count(1)
         self._calls_lock = threading.Lock()
         self.codes: dict[str, OAuthGrant] = {}
@@ -63,6 +66,11 @@ class FakeSlackServer(LoopbackApp):
     def error_body(self, status: int, message: str) -> object:
         return {"ok": False, "error": message}
 
+    def rate_limit_next(self, method: str, *, count: int = 1, retry_after: int = 1) -> None:
+        """The next `count` calls of `method` get 429 `ratelimited` with `Retry-After`."""
+        with self._calls_lock:
+            self._to_limit[method] = (count, retry_after)
+
     def of(self, method: str) -> list[dict[str, Any]]:
         with self._calls_lock:
             return [call.body for call in self.calls if call.method == method]
@@ -74,6 +82,15 @@ class FakeSlackServer(LoopbackApp):
         if not body.get("channel"):
             raise HttpFailure(200, "channel_not_found")
         arrived = time.monotonic()
+        with self._calls_lock:
+            left, retry_after = self._to_limit.get(match.group(1), (0, 0))
+            if left:
+                self._to_limit[match.group(1)] = (left - 1, retry_after)
+                self.limited.append(SlackCall(match.group(1), body, at=arrived))
+        if left:
+            error = {"ok": False, "error": "ratelimited"}
+            handler.send_json(429, error, headers={"Retry-After": str(retry_after)})
+            return
         with self._calls_lock:
             ts = body.get("ts") or f"1700000000.{next(self._ts):06d}"
             self.calls.append(SlackCall(match.group(1), body, ts=ts, at=arrived))

@@ -68,6 +68,15 @@ def test_a_signed_mention_and_its_follow_up_are_answered_by_the_worker(
 
     thinking = slack_api.of("chat.postMessage")
     assert [(p["text"], p["thread_ts"]) for p in thinking] == [("Thinking…", "5000.000001")] * 2
+    # Each reply edits its own "Thinking…" message: partials as the answer streams, then the
+    # final text; no edit goes to any other message.
+    posted = [call.ts for call in slack_api.calls if call.method == "chat.postMessage"]
+    updates = slack_api.of("chat.update")
+    assert len(set(posted)) == 2 and {u["ts"] for u in updates} == set(posted)
+    for ts in posted:
+        *partials, final = [u["text"] for u in updates if u["ts"] == ts]
+        assert "*Trust score:*" in final
+        assert any(text.endswith(" …") for text in partials), partials
     assert "venv" in first and "venv" in second
     # The follow-up's prompt carries the thread's first exchange as history.
     [answer_prompt] = [str(b["messages"]) for b in llm_server.prompts() if b.get("stream")]

@@ -10,7 +10,7 @@ SLACK_API_URL = env.str("SLACK_API_URL", default="https://slack.com/api/")
 # A streamed answer edits its message at most this often: Slack and Discord rate-limit edits.
 BOT_EDIT_INTERVAL_SECONDS = env.float("BOT_EDIT_INTERVAL_SECONDS", default=1.0)
 # The Discord HTTP API the listener calls (a stand-in in tests); its gateway address comes
-# from there.
+# from there (GET /gateway/bot).
 DISCORD_API_URL = env.str("DISCORD_API_URL", default="https://discord.com/api/v10")
 # Slack's OAuth install ("Add to Slack"): the app's client id and secret and its signing secret,
 # which then signs the events of every workspace that installs it. Empty: install by pasting a

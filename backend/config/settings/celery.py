@@ -33,9 +33,9 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # must outlast the longest task, or a long ingestion would be started a second time.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
 CELERY_TASK_DEFAULT_QUEUE = "light"
-# Website crawls go to the "ingest" queue; every other source, the summaries and beat's
-# bookkeeping to "light", each queue with a worker of its own (config/workers.py), so a small
-# source never waits behind a long crawl (openguru/sources/routing.py says why).
+# Website crawls and crawl discovery go to the "ingest" queue; every other source, the summaries
+# and beat's bookkeeping to "light", each queue with a worker of its own (config/workers.py), so
+# a small source never waits behind a long crawl (openguru/sources/routing.py says why).
 CELERY_TASK_ROUTES = ("openguru.sources.routing.route_source_task",)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
@@ -50,6 +50,18 @@ SOURCE_BUSY_MAX_WAITS = env.int("SOURCE_BUSY_MAX_WAITS", default=240)
 # Beat resends a queued source nothing touched for this long: its message was lost (the broker
 # was down when it was added) or it gave up waiting behind its guru.
 SOURCE_PENDING_QUIET_MINUTES = env.float("SOURCE_PENDING_QUIET_MINUTES", default=10)
+# A running source's claim is refreshed this often by a thread of its run, whatever the run is
+# doing; a claim whose heartbeat is four beats late belongs to a run that died, and only then
+# may a redelivery of the same message take it back (never while the run is alive).
+SOURCE_HEARTBEAT_SECONDS = env.float("SOURCE_HEARTBEAT_SECONDS", default=15)
+# Runs of one source that ended without finishing (worker killed, out of memory, hard time
+# limit) before the source is marked FAILED instead of being retried forever.
+SOURCE_MAX_CRASHED_RUNS = env.int("SOURCE_MAX_CRASHED_RUNS", default=3)
+# Beat sends a summary again for an indexed source that still has none (its message was lost)
+# once nothing touched it for N minutes (longer than a summary may take, 16 minutes, so one
+# being written is not sent twice), and only for M hours after it was indexed.
+SOURCE_SUMMARY_QUIET_MINUTES = env.float("SOURCE_SUMMARY_QUIET_MINUTES", default=30)
+SOURCE_SUMMARY_RETRY_HOURS = env.float("SOURCE_SUMMARY_RETRY_HOURS", default=6)
 
 CELERY_BEAT_SCHEDULE = {
     "pick-up-new-sources": {
@@ -59,6 +71,14 @@ CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-sources": {
         "task": "openguru.sources.tasks.sources_requeue_stuck",
         "schedule": 300.0,
+    },
+    "send-unsent-slack-events": {
+        "task": "openguru.integrations.tasks.slack_events_send_unsent",
+        "schedule": 60.0,
+    },
+    "summarize-unsummarized-sources": {
+        "task": "openguru.sources.tasks.sources_enqueue_missing_summaries",
+        "schedule": 900.0,
     },
     "resync-sources": {
         "task": "openguru.sources.tasks.sources_enqueue_due_resyncs",

@@ -35,6 +35,9 @@ class AskRequest:
     # place of the binge's. The answer depends on them, so it must be saved in a binge (a fresh
     # one will do): answers inside a binge are never reused for another asker.
     history: tuple[tuple[str, str], ...] = ()
+    # False: never replay an earlier answer; every ask is answered and saved as a question of
+    # its own (the chat bots, whose analytics count each ask and whose threads each root one).
+    reuse_answers: bool = True
 
     def __post_init__(self) -> None:
         if self.history and self.binge is None:
@@ -68,7 +71,7 @@ def groundwork_gather(
     """Blocking: run it in a worker thread. `on_searching` is called (from that thread) once the
     searches are under way, never when an earlier answer is reused."""
     platform = _platform_settings()
-    use_cache = request.binge is None and platform.answer_cache_enabled  # earlier answers may serve
+    use_cache = request.reuse_answers and request.binge is None and platform.answer_cache_enabled
     history = list(request.history)  # kept by the client; the binge it is saved in starts empty
     if not history and request.binge is not None:
         history = binge_history(binge=request.binge)

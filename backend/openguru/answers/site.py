@@ -11,6 +11,7 @@ from django.db.models import Count, Q, QuerySet
 
 from openguru.answers.models import Binge, Question, Vote
 from openguru.answers.selectors import question_get, question_vote_counts
+from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.providers.llm.factory import llm_configured
@@ -27,9 +28,19 @@ HEADING_SOURCES = 6  # sources whose chunks are read for headings
 CHUNKS_PER_SOURCE = 8
 
 
+# Asked in a team's Slack or Discord: the conversation is the team's, so it gets no public page
+# (its answer may still be reused for the same question elsewhere, as it quotes public sources).
+PRIVATE_SOURCES = (Question.Source.SLACK, Question.Source.DISCORD)
+
+
 def site_questions(*, guru: Guru | None = None) -> QuerySet[Question]:
-    """Answered questions outside follow-up sessions (each has a page of its own)."""
-    questions = Question.objects.filter(binge__isnull=True).exclude(content="")
+    """Answered questions outside follow-up sessions (each has a page of its own), except those
+    asked in a team's chat."""
+    questions = (
+        Question.objects.filter(binge__isnull=True)
+        .exclude(content="")
+        .exclude(source__in=PRIVATE_SOURCES)
+    )
     if guru is not None:
         return questions.filter(guru=guru)
     return questions.filter(guru__active=True)
@@ -65,7 +76,7 @@ def example_questions(*, guru: Guru) -> list[str]:
     LLM and a summarized guru, what visitors asked; otherwise (or to fill up) questions made
     from the headings of its sources, else from their titles."""
     key = f"site-examples:{guru.pk}:{llm_configured()}"
-    cached = cache.get(key)
+    cached = cache_guarded(lambda: cache.get(key), use="examples", default=None)
     if cached is not None:
         return list(cached)
     examples: list[str] = []
@@ -75,7 +86,11 @@ def example_questions(*, guru: Guru) -> list[str]:
         examples = _distinct(asked)
     if len(examples) < MAX_EXAMPLES:
         examples = _distinct([*examples, *map(question_from_heading, _headings(guru))])
-    cache.set(key, examples[:MAX_EXAMPLES], timeout=EXAMPLES_TTL)
+    cache_guarded(
+        lambda: cache.set(key, examples[:MAX_EXAMPLES], timeout=EXAMPLES_TTL),
+        use="examples",
+        default=None,
+    )
     return examples[:MAX_EXAMPLES]
 
 
@@ -155,16 +170,22 @@ def site_question_get(*, guru: Guru, slug: str, binge_id: UUID | None = None) ->
     """An answer outside any session, or inside session `binge_id` (whose root question lives
     outside it, but is part of it)."""
     if binge_id is None:
-        return question_get(guru=guru, slug=slug)
+        return _public(question_get(guru=guru, slug=slug))
     binge = Binge.objects.select_related("root_question").filter(pk=binge_id, guru=guru).first()
     if binge is None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such follow-up session.")
     inside = Question.objects.filter(guru=guru, binge=binge, slug=slug).first()
     if inside is not None:
-        return inside
+        return _public(inside)
     if binge.root_question is not None and binge.root_question.slug == slug:
-        return binge.root_question
+        return _public(binge.root_question)
     raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No question '{slug}' in this session.")
+
+
+def _public(question: Question) -> Question:
+    if question.source in PRIVATE_SOURCES:
+        raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No question '{question.slug}' here.")
+    return question
 
 
 def question_children(*, question: Question) -> list[dict[str, str]]:

@@ -3,7 +3,7 @@ from django.db.models import QuerySet
 from openguru.answers.models import Binge, Question
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
-from openguru.integrations.models import Integration, Thread
+from openguru.integrations.models import Integration, SlackEvent, Thread
 
 
 def integration_list(*, guru: Guru) -> QuerySet[Integration]:
@@ -62,3 +62,9 @@ def thread_known(*, integration: Integration, channel_id: str, thread_id: str) -
     return Thread.objects.filter(
         integration=integration, channel_id=channel_id, thread_id=thread_id
     ).exists()
+
+
+def slack_events_unsent(*, limit: int = 500) -> list[int]:
+    """Taken Slack events whose task never reached the broker (it was down), oldest first."""
+    unsent = SlackEvent.objects.filter(sent_at__isnull=True).order_by("created_at")
+    return list(unsent.values_list("pk", flat=True)[:limit])

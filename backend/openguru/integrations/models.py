@@ -87,3 +87,6 @@ class SlackEvent(TimeStampedModel):
     event_id = models.CharField(max_length=100, unique=True)
     event = models.JSONField(default=dict)
     bot_user_id = models.CharField(max_length=100, blank=True, default="")
+    # When its task was handed to the broker; None while it is not (the broker was down when
+    # the event came): beat's sweep sends it then. Taken Slack events are never dropped.
+    sent_at = models.DateTimeField(null=True, blank=True)

@@ -58,11 +58,16 @@ def api_key_authenticate(*, raw_key: str) -> APIKey | None:
     key = next((k for k in candidates if hmac.compare_digest(k.hashed_key, digest)), None)
     if key is None or not key.user.is_active:
         return None
+    api_key_touch(key=key)
+    return key
+
+
+def api_key_touch(*, key: APIKey) -> None:
+    """Note that `key` was just used (at most once per `LAST_USED_RESOLUTION`)."""
     now = timezone.now()
     if key.last_used_at is None or now - key.last_used_at > LAST_USED_RESOLUTION:
         APIKey.objects.filter(pk=key.pk).update(last_used_at=now)
         key.last_used_at = now
-    return key
 
 
 def api_key_delete(*, user: User, key_id: int) -> None:

@@ -9,13 +9,13 @@ from functools import partial
 import discord
 from django.conf import settings
 
-from openguru.answers.engine import AskRequest
 from openguru.answers.models import Question
 from openguru.core.threads import run_blocking
+from openguru.integrations.bots.asking import BUSY, bot_ask_request
 from openguru.integrations.bots.discord_format import discord_link, split_message
 from openguru.integrations.bots.replies import THINKING, question_text, reply_markdown, reply_stream
 from openguru.integrations.bots.routing import Route, channel_mode
-from openguru.integrations.bots.threads import BotThread, thread_history, thread_remember
+from openguru.integrations.bots.threads import BotThread, thread_remember
 from openguru.integrations.integration_selectors import discord_integration_get, thread_known
 from openguru.integrations.models import Integration
 
@@ -85,15 +85,13 @@ async def discord_message_handle(
 
 
 async def discord_answer(*, target: Target, thread: BotThread, question: str) -> None:
-    thinking = await target.send(THINKING)
-    binge, parent = await run_blocking(partial(thread_history, thread=thread))
-    request = AskRequest(
-        guru=thread.integration.guru,
-        question=question,
-        source=Question.Source.DISCORD,
-        binge=binge,
-        parent=parent,
+    request = await run_blocking(
+        partial(bot_ask_request, thread=thread, question=question, source=Question.Source.DISCORD)
     )
+    if request is None:
+        await target.send(BUSY)
+        return
+    thinking = await target.send(THINKING)
     shown = [THINKING]
 
     async def progress(markdown: str) -> None:
@@ -109,7 +107,7 @@ async def discord_answer(*, target: Target, thread: BotThread, question: str) ->
     await thinking.edit(content=parts[0])
     for part in parts[1:]:
         await target.send(part)
-    await run_blocking(partial(thread_remember, thread=thread, binge=binge, reply=reply))
+    await run_blocking(partial(thread_remember, thread=thread, binge=request.binge, reply=reply))
 
 
 class DiscordGuruBot(discord.Client):

@@ -7,9 +7,10 @@ import logging
 from django.conf import settings
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from openguru.answers.engine import AskRequest
 from openguru.answers.models import Question
+from openguru.integrations.bots.asking import BUSY, bot_ask_request
 from openguru.integrations.bots.mrkdwn import markdown_to_mrkdwn
 from openguru.integrations.bots.replies import (
     THINKING,
@@ -20,7 +21,7 @@ from openguru.integrations.bots.replies import (
 )
 from openguru.integrations.bots.routing import Route
 from openguru.integrations.bots.slack_events import slack_event_route
-from openguru.integrations.bots.threads import BotThread, thread_history, thread_remember
+from openguru.integrations.bots.threads import BotThread, thread_remember
 from openguru.integrations.crypto import secret_decrypt
 from openguru.integrations.models import Integration, SlackEvent
 
@@ -34,9 +35,19 @@ NOT_ALLOWED = (
 )
 
 
+# A call Slack rate-limits (HTTP 429) is sent again after its Retry-After: the final edit
+# carries the whole answer and must not be lost to a burst of edits.
+RATE_LIMIT_RETRIES = 2
+
+
 def slack_client(integration: Integration) -> WebClient:
     base = settings.SLACK_API_URL.rstrip("/") + "/"
-    return WebClient(token=secret_decrypt(integration.access_token), base_url=base, timeout=30)
+    return WebClient(
+        token=secret_decrypt(integration.access_token),
+        base_url=base,
+        timeout=30,
+        retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
+    )
 
 
 def _slack_link(title: str, url: str) -> str:
@@ -44,7 +55,9 @@ def _slack_link(title: str, url: str) -> str:
 
 
 def slack_event_answer(*, slack_event_id: int) -> None:
-    taken = SlackEvent.objects.select_related("integration__guru").get(pk=slack_event_id)
+    taken = SlackEvent.objects.select_related("integration__guru", "integration__api_key").get(
+        pk=slack_event_id
+    )
     integration, event = taken.integration, taken.event
     channel = str(event["channel"])
     thread_ts = str(event.get("thread_ts") or event["ts"])
@@ -74,18 +87,14 @@ def slack_event_answer(*, slack_event_id: int) -> None:
 
 
 def _answer(client: WebClient, thread: BotThread, question: str) -> None:
+    request = bot_ask_request(thread=thread, question=question, source=Question.Source.SLACK)
+    if request is None:
+        client.chat_postMessage(channel=thread.channel_id, thread_ts=thread.thread_id, text=BUSY)
+        return
     posted = client.chat_postMessage(
         channel=thread.channel_id, thread_ts=thread.thread_id, text=THINKING
     )
     ts = str(posted["ts"])
-    binge, parent = thread_history(thread=thread)
-    request = AskRequest(
-        guru=thread.integration.guru,
-        question=question,
-        source=Question.Source.SLACK,
-        binge=binge,
-        parent=parent,
-    )
 
     async def progress(markdown: str) -> None:
         text = markdown_to_mrkdwn(markdown) + " …"
@@ -99,4 +108,4 @@ def _answer(client: WebClient, thread: BotThread, question: str) -> None:
     )
     final = markdown_to_mrkdwn(reply_markdown(reply, link=_slack_link))
     client.chat_update(channel=thread.channel_id, ts=ts, text=final)
-    thread_remember(thread=thread, binge=binge, reply=reply)
+    thread_remember(thread=thread, binge=request.binge, reply=reply)

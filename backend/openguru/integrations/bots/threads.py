@@ -29,8 +29,8 @@ def thread_history(*, thread: BotThread) -> tuple[Binge | None, Question | None]
 
 
 def thread_remember(*, thread: BotThread, binge: Binge | None, reply: BotReply) -> None:
-    """A thread's first answer roots a binge (as the web UI's sessions are rooted): asked
-    outside a binge, the first question may be served from, and added to, the answer cache."""
+    """A thread's first answer roots a binge (as the web UI's sessions are rooted): the
+    question record that ask saved, outside any binge."""
     if binge is not None or reply.question_id is None or reply.refused or reply.failed:
         return
     root = Question.objects.get(pk=reply.question_id)

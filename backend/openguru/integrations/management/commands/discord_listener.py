@@ -36,5 +36,6 @@ class Command(BaseCommand):
         self.stdout.write(f"Starting {len(integrations)} Discord bot(s).")
         try:
             asyncio.run(discord_bots_run(integrations))
-        except DiscordBotError as exc:
+        except DiscordBotError as exc:  # raised only when no bot could run
             raise CommandError(str(exc)) from exc
+        self.stdout.write("Discord bots stopped.")
