@@ -1,10 +1,10 @@
 """The Celery workers `make run` starts (`scripts/run_embedded.py`); the real-worker tests start
 the same command lines.
 
-One worker per queue, one task at a time each: website crawls on `ingest`, everything else on
-`light` (small sources, summaries, beat's bookkeeping; `openguru/sources/routing.py`). One
-worker with two slots would not do: two crawls could take both. One slot each keeps the memory
-of a laptop run to two embedding models."""
+One worker per queue, one task at a time each: website crawls and crawl discovery on `ingest`,
+everything else on `light` (small sources, summaries, beat's bookkeeping;
+`openguru/sources/routing.py`). One worker with two slots would not do: two crawls could take
+both. One slot each keeps the memory of a laptop run to two embedding models."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass

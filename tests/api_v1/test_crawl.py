@@ -200,6 +200,21 @@ def test_a_crawl_whose_worker_was_lost_is_reported_failed(client: APIClient, gur
     assert reported["error"] and reported["end_time"]
 
 
+def test_a_crawl_delivered_again_long_after_it_began_ends_instead_of_starting_over(
+    guru: Guru, site: DocsSite
+) -> None:
+    # Its worker died mid-crawl, again and again: the broker keeps handing its message back.
+    crawl = Crawl.objects.create(guru=guru, url=site.url_for("index.html"), link_limit=5)
+    Crawl.objects.filter(pk=crawl.pk).update(created_at=timezone.now() - timedelta(hours=3))
+
+    crawl_run(crawl_id=crawl.pk)
+
+    ended = Crawl.objects.get(pk=crawl.pk)
+    assert (ended.status, ended.discovered_urls) == ("FAILED", [])
+    assert ended.error and ended.end_time
+    assert site.requests == []  # nothing fetched
+
+
 def test_an_unknown_crawl_is_a_json_404(client: APIClient, guru: Guru) -> None:
     other = guru_create(slug="other", name="Other")
     foreign = Crawl.objects.create(guru=other, url="https://example.org/", link_limit=5)

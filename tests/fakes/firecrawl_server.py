@@ -18,6 +18,10 @@ the start URL's directory, honours robots.txt, the path regexes, `sitemap: "only
 sitemap.xml) and `limit`, and answers its status in pages of `page_size` documents linked by
 `next`. `scraping_polls` status calls answer "scraping" before the job completes.
 
+`break_replies(kind)` makes every authorized call answer malformed: "truncated" (JSON cut off
+mid-document), "wrong-shape" (valid JSON, not the API's form) or "endless" (a JSON document that
+streams up to GIGABYTE bytes, with no Content-Length; `sent_bytes` counts them).
+
 Standalone: python -m tests.fakes.firecrawl_server --root DIR --port 3002 --api-key KEY
 """
 
@@ -68,6 +72,8 @@ class _State:
     scraping_polls: int
     base_url: str = ""
     fail_jobs: bool = False
+    broken: str = ""  # "" | "truncated" | "wrong-shape" | "endless"
+    sent_bytes: int = 0
     jobs: dict[str, _Job] = field(default_factory=dict)
     ids: Any = field(default_factory=lambda: itertools.count(1))
     requests: list[RecordedRequest] = field(default_factory=list)
@@ -104,6 +110,17 @@ class FakeFirecrawlServer(LoopbackServer):
         with self.state.lock:
             self.state.fail_jobs = fail
 
+    def break_replies(self, kind: str = "") -> None:
+        """Malformed replies from now on (the module says which); "" for sound ones again."""
+        assert kind in ("", "endless", *_BROKEN), kind
+        with self.state.lock:
+            self.state.broken, self.state.sent_bytes = kind, 0
+
+    @property
+    def sent_bytes(self) -> int:
+        with self.state.lock:
+            return self.state.sent_bytes
+
 
 class _FirecrawlHandler(BaseHTTPRequestHandler):
     state: _State
@@ -138,7 +155,32 @@ class _FirecrawlHandler(BaseHTTPRequestHandler):
         if self.headers.get("Authorization") != f"Bearer {self.state.api_key}":
             self._send(401, {"success": False, "error": "Unauthorized: Invalid token"})
             return
+        if self.state.broken:
+            self._send_broken(self.state.broken)
+            return
         self._send(*_route(self.state, self.command, self.path, body))
+
+    def _send_broken(self, kind: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if kind != "endless":
+            payload = _BROKEN[kind]
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
+        self.send_header("Connection", "close")  # no length: the body ends when the socket does
+        self.end_headers()
+        self.close_connection = True
+        block = b"a" * 65536
+        try:
+            self.wfile.write(b'{"success": true, "data": {"markdown": "')
+            while self.state.sent_bytes < GIGABYTE:
+                self.wfile.write(block)
+                with self.state.lock:
+                    self.state.sent_bytes += len(block)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the reader stopped at its cap
 
     def _send(self, status: int, answer: Any) -> None:
         payload = json.dumps(answer).encode()
@@ -147,6 +189,13 @@ class _FirecrawlHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+
+
+GIGABYTE = 1 << 30
+_BROKEN = {
+    "truncated": b'{"success": true, "data": {"markdown": "# Aardvarks\\n\\nThe aardvark di',
+    "wrong-shape": b'{"success": true, "id": 7, "data": "no document", "next": 12}',
+}
 
 
 # --- The API --------------------------------------------------------------------------------------

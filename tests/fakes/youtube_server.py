@@ -7,7 +7,9 @@
                                      captions.playerCaptionsTracklistRenderer (captionTracks with
                                      baseUrl on https://www.youtube.com/api/timedtext, translations)
   GET  /api/timedtext?v=ID&lang=L    caption XML <transcript><text start dur>…</text></transcript>
-                  [&tlang=T]         machine translation (here: each line prefixed with "[T]")
+                  [&tlang=T]         machine translation (here: each line prefixed with "[T]");
+                                     or a video's malformed captions (`FakeVideo.caption_body`,
+                                     an endless stream with `caption_stream_bytes`)
 
 Default videos: TALK_ID has manual English captions; NO_CAPTIONS_ID has captions turned off (the
 player answer carries no "captions" key); any other id is "This video is unavailable".
@@ -52,6 +54,11 @@ class FakeVideo:
     title: str
     tracks: tuple[FakeTrack, ...] = ()  # no tracks: captions turned off
     player_status: int = 200  # anything else: the player endpoint fails with this status
+    # Malformed captions: this body instead of the track's XML (broken on purpose), or, when
+    # `caption_stream_bytes` > 0, an XML document that streams this many bytes of lines, made
+    # as they are sent, with no Content-Length (`sent_caption_bytes` counts them).
+    caption_body: str | None = None
+    caption_stream_bytes: int = 0
 
 
 def talk_snippets() -> tuple[tuple[float, float, str], ...]:
@@ -91,6 +98,7 @@ class _State:
     require_consent: bool
     requests: list[RecordedRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    sent_caption_bytes: int = 0
 
 
 class FakeYouTubeServer(LoopbackServer):
@@ -112,6 +120,11 @@ class FakeYouTubeServer(LoopbackServer):
     def requests(self) -> list[RecordedRequest]:
         with self.state.lock:
             return list(self.state.requests)
+
+    @property
+    def sent_caption_bytes(self) -> int:
+        with self.state.lock:
+            return self.state.sent_caption_bytes
 
 
 @pytest.fixture
@@ -185,8 +198,14 @@ class _YouTubeHandler(BaseHTTPRequestHandler):
             (t for t in (video.tracks if video else ()) if t.language_code == query.get("lang")),
             None,
         )
-        if track is None:
+        if track is None or video is None:
             self._send(404, "text/html", "")
+            return
+        if video.caption_stream_bytes:
+            self._stream_captions(video.caption_stream_bytes)
+            return
+        if video.caption_body is not None:
+            self._send(200, "text/xml", video.caption_body)
             return
         target = query.get("tlang")
         lines = []
@@ -195,6 +214,26 @@ class _YouTubeHandler(BaseHTTPRequestHandler):
             lines.append(f'<text start="{start}" dur="{duration}">{xml_escape(shown)}</text>')
         xml = '<?xml version="1.0" encoding="utf-8" ?><transcript>' + "".join(lines)
         self._send(200, "text/xml", xml + "</transcript>")
+
+    def _stream_captions(self, size: int) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/xml; charset=utf-8")
+        self.send_header("Connection", "close")  # no length: the body ends when the socket does
+        self.end_headers()
+        self.close_connection = True
+        line = b'<text start="1.0" dur="2.0">and so the talk goes on and on</text>\n'
+        block = line * (65536 // len(line))
+        sent = 0
+        try:
+            self.wfile.write(b'<?xml version="1.0" encoding="utf-8" ?><transcript>')
+            while sent < size:
+                self.wfile.write(block)
+                sent += len(block)
+                with self.state.lock:
+                    self.state.sent_caption_bytes += len(block)
+            self.wfile.write(b"</transcript>")
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the reader stopped at its cap
 
     def _record(self, body: Any) -> None:
         request = RecordedRequest(self.command, self.path, dict(self.headers.items()), body)

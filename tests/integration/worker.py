@@ -98,10 +98,11 @@ def _stop_worker(process: subprocess.Popen) -> None:
 
 @contextmanager
 def celery_worker(
-    broker_url: str, *, log_file: str = "", **extra: str
+    broker_url: str, *, log_file: str = "", spec: WorkerSpec = EVERY_QUEUE, **extra: str
 ) -> Iterator[subprocess.Popen]:
+    """A worker (every queue, one slot, unless `spec` says otherwise); `extra`: its env."""
     connection.close()  # the worker must see committed rows, not our open transaction
-    process = _start_worker(EVERY_QUEUE, broker_url, log_file, extra)
+    process = _start_worker(spec, broker_url, log_file, extra)
     try:
         yield process
     finally:

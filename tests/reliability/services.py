@@ -117,15 +117,17 @@ class DisposableRedis:
 
 
 class DisposableRabbitMQ:
-    """A second RabbitMQ node (its own name, ports, database and log) beside the machine's."""
+    """A second RabbitMQ node (its own name, ports, database and log) beside the machine's.
+    `conf`: more lines for its rabbitmq.conf; `erl_args`: settings of the `rabbit` application
+    that rabbitmq.conf does not take (e.g. `-rabbit channel_tick_interval 1000`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, conf: str = "", erl_args: str = "") -> None:
         self.root = _owned_tmpdir("openguru-drill-rabbitmq-", "rabbitmq")
         self.port, dist_port = free_port(), free_port()
         self.node = f"drill{self.port}@localhost"
         config, plugins = self.root / "rabbitmq.conf", self.root / "enabled_plugins"
         # The machine's rabbitmq.conf names its own listener; this node reads its own file.
-        config.write_text(f"listeners.tcp.local = 127.0.0.1:{self.port}\n")
+        config.write_text(f"listeners.tcp.local = 127.0.0.1:{self.port}\n{conf}")
         plugins.write_text("[].\n")
         self.env = {
             **os.environ,
@@ -136,6 +138,7 @@ class DisposableRabbitMQ:
             "RABBITMQ_ENABLED_PLUGINS_FILE": str(plugins),
             "RABBITMQ_MNESIA_BASE": str(self.root / "mnesia"),
             "RABBITMQ_LOG_BASE": str(self.root / "log"),
+            **({"RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS": erl_args} if erl_args else {}),
         }
         if os.geteuid() == 0:
             for path in (config, plugins):

@@ -1,11 +1,12 @@
 """Which queue a source's processing is sent to, through the Celery app's own router (the
-settings' `CELERY_TASK_ROUTES`): website crawls to `ingest`, everything else to `light`."""
+settings' `CELERY_TASK_ROUTES`): website crawls and a crawl's page discovery to `ingest`,
+everything else to `light`."""
 
 import pytest
 from config.celery import app
 from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
-from openguru.sources.routing import SOURCE_TASK
+from openguru.sources.routing import CRAWL_DISCOVERY_TASK, SOURCE_TASK
 
 pytestmark = pytest.mark.django_db
 
@@ -35,3 +36,9 @@ def test_other_tasks_and_an_explicit_queue_keep_their_route():
     assert queue_for("openguru.sources.tasks.source_summarize_task", 1) == "light"
     assert queue_for(SOURCE_TASK, 999_999) == "light"  # gone: nothing long to run
     assert queue_for(SOURCE_TASK, 1, queue="ingest") == "ingest"
+
+
+def test_a_crawls_page_discovery_goes_to_the_crawl_queue():
+    # Up to half an hour of fetching: on `light` it would hold the slot small sources need.
+    assert queue_for(CRAWL_DISCOVERY_TASK, 1) == "ingest"
+    assert queue_for(CRAWL_DISCOVERY_TASK, 1, queue="light") == "light"

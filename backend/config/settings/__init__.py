@@ -117,6 +117,12 @@ else:
 # Rate-limit counters. Per process by default (one API process in embedded mode); point it at
 # Redis when several processes serve the API, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"].endswith("RedisCache"):
+    # A cache server that stops answering costs a request a second, not a TCP timeout: the
+    # request path goes on without the cache (openguru/core/cache.py).
+    _cache_options = CACHES["default"].setdefault("OPTIONS", {})
+    _cache_options.setdefault("socket_connect_timeout", 1.0)
+    _cache_options.setdefault("socket_timeout", 1.0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [

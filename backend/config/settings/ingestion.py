@@ -33,6 +33,9 @@ PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=50 * 1024 * 1024)
 # PDF whose thousand pages share one heavy content stream would otherwise hold a worker for hours).
 PDF_EXTRACT_MAX_SECONDS = env.float("PDF_EXTRACT_MAX_SECONDS", default=300.0)
 SOURCE_TEXT_MAX_BYTES = env.int("SOURCE_TEXT_MAX_BYTES", default=10 * 1024 * 1024)
+# A run is refused (FAILED, "the server's disk is full") while the embedded vector store's disk
+# has less room than this: Milvus Lite on a full disk acknowledges writes it then loses.
+INGEST_MIN_FREE_MB = env.int("INGEST_MIN_FREE_MB", default=64)
 
 # Chunking: 0 means "derive from the embedder's input window" (see openguru.sources.chunking).
 CHUNK_SIZE_TOKENS = env.int("CHUNK_SIZE_TOKENS", default=0)

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 
@@ -124,19 +125,26 @@ def api_key_rate_limit_check(*, key_id: int) -> None:
 
 def _per_window(name: str, limit: int, msg: str, *, seconds: int) -> None:
     """A fixed window of `seconds`; past `limit` a RATE_LIMITED error says when it reopens.
-    `limit` 0 (or less) means no limit."""
+    `limit` 0 (or less) means no limit. With the cache down, nothing is limited (fail open: a
+    limit that fails closed would turn a cache outage into an outage of every ask)."""
     if limit <= 0:
         return
     now = time.time()
     key = f"{name}:{seconds}:{int(now // seconds)}"
-    timeout = seconds + 10
-    if cache.add(key, 1, timeout=timeout):
-        return
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=timeout)
-        return
+    count = cache_guarded(
+        lambda: window_count(key, timeout=seconds + 10), use="rate_limit", default=0
+    )
     if count > limit:
         retry_after = max(1, seconds - int(now % seconds))
         raise DomainError(ErrorCode.RATE_LIMITED, msg, retry_after=retry_after)
+
+
+def window_count(key: str, *, timeout: int) -> int:
+    """Count one more in the window `key` (created with `timeout`); the count so far."""
+    if cache.add(key, 1, timeout=timeout):
+        return 1
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=timeout)
+        return 1

@@ -38,6 +38,7 @@ class ErrorCode(StrEnum):
     NO_TRANSCRIPT = "no_transcript"
     REPO_NOT_FOUND = "repo_not_found"
     NOTHING_TO_INDEX = "nothing_to_index"
+    DISK_FULL = "disk_full"  # the server ran out of disk space (or quota): an admin must free some
     # Providers
     PROVIDER_UNAVAILABLE = "provider_unavailable"
     PROVIDER_ERROR = "provider_error"
@@ -66,6 +67,7 @@ _STATUS = {
     ErrorCode.URL_NOT_ALLOWED: HTTPStatus.BAD_REQUEST,
     ErrorCode.FILE_TOO_LARGE: HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
     ErrorCode.INVALID_FILE: HTTPStatus.BAD_REQUEST,
+    ErrorCode.DISK_FULL: HTTPStatus.INSUFFICIENT_STORAGE,
     ErrorCode.PROVIDER_UNAVAILABLE: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.PROVIDER_ERROR: HTTPStatus.BAD_GATEWAY,
     ErrorCode.NOT_CONFIGURED: HTTPStatus.SERVICE_UNAVAILABLE,

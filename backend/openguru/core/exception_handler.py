@@ -3,12 +3,14 @@
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, ValidationError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions
 from rest_framework.response import Response
 
+from openguru.core.disk import REQUEST, disk_full_cause, disk_full_error
 from openguru.core.errors import DATABASE_DOWN, DomainError, ErrorCode, database_unavailable
 
 logger = logging.getLogger(__name__)
@@ -53,9 +55,16 @@ def _first_message(detail: Any) -> str:
 def to_domain_error(exc: Exception) -> DomainError | None:
     if isinstance(exc, DomainError):
         return exc
+    if disk_full_cause(exc) is not None:  # an upload, a temporary file: an admin's to fix
+        logger.warning("The disk is full: %s", exc)
+        return disk_full_error(REQUEST)
     if isinstance(exc, DATABASE_DOWN):
         logger.warning("The database is down: %s", exc)
         return database_unavailable()
+    if isinstance(exc, RequestDataTooBig):
+        limit_mb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
+        msg = f"The request is larger than the {limit_mb:g} MB the server accepts."
+        return DomainError(ErrorCode.FILE_TOO_LARGE, msg)
     if isinstance(exc, Http404):
         return DomainError(ErrorCode.NOT_FOUND, "Not found.")
     if isinstance(exc, PermissionDenied):

@@ -19,7 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.answers.ratelimit import client_fingerprint, client_ip
+from openguru.answers.ratelimit import client_fingerprint, client_ip, window_count
+from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
 
@@ -66,7 +67,9 @@ def _failures_key(request: HttpRequest) -> str:
 
 
 def _login_failures_check(request: HttpRequest) -> None:
-    if int(cache.get(_failures_key(request), 0)) >= LOGIN_FAILURES_ALLOWED:
+    key = _failures_key(request)
+    failures = cache_guarded(lambda: int(cache.get(key, 0)), use="login_failures", default=0)
+    if failures >= LOGIN_FAILURES_ALLOWED:
         raise DomainError(
             ErrorCode.RATE_LIMITED,
             "Too many failed sign-ins; try again in a few minutes.",
@@ -75,12 +78,13 @@ def _login_failures_check(request: HttpRequest) -> None:
 
 
 def _login_failure_count(request: HttpRequest) -> None:
+    """One more failed sign-in (not counted while the cache is down: sign-ins fail open)."""
     key = _failures_key(request)
-    if not cache.add(key, 1, timeout=LOGIN_FAILURE_WINDOW_SECONDS):
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, timeout=LOGIN_FAILURE_WINDOW_SECONDS)
+    cache_guarded(
+        lambda: window_count(key, timeout=LOGIN_FAILURE_WINDOW_SECONDS),
+        use="login_failures",
+        default=0,
+    )
 
 
 _SIGNED_IN = {"authenticated": True, "user": {"username": "admin", "is_staff": True}}

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
@@ -26,6 +27,8 @@ logger = logging.getLogger(__name__)
 
 CRAWL_TIME_LIMIT_SECONDS = 1800
 CRAWL_SEND_EXPIRES_SECONDS = 600
+TOO_LATE_MSG = "The crawl did not finish in time."
+QUEUE_DOWN_MSG = "The task queue is unreachable, so the crawl could not start; try again shortly."
 # A crawl still RUNNING this long after it started lost its worker (or its message expired).
 _ABANDONED_AFTER = timedelta(seconds=CRAWL_SEND_EXPIRES_SECONDS + CRAWL_TIME_LIMIT_SECONDS + 60)
 
@@ -56,7 +59,13 @@ def crawl_start(
 def _enqueue(crawl_id: int) -> None:
     from openguru.sources.tasks import crawl_run_task
 
-    crawl_run_task.apply_async((crawl_id,), expires=CRAWL_SEND_EXPIRES_SECONDS)
+    try:
+        crawl_run_task.apply_async((crawl_id,), expires=CRAWL_SEND_EXPIRES_SECONDS)
+    except OperationalError:
+        # The broker is down. Nothing would ever run this crawl: say so now (the caller reads
+        # the crawl back and sees why) rather than leave it RUNNING until it is found abandoned.
+        logger.warning("crawl %s: the broker is unreachable; not started", crawl_id)
+        _finish(crawl_id, Crawl.Status.FAILED, error=QUEUE_DOWN_MSG)
 
 
 def crawl_get(*, guru: Guru, crawl_id: int) -> Crawl:
@@ -68,7 +77,7 @@ def crawl_get(*, guru: Guru, crawl_id: int) -> Crawl:
         crawl.status == Crawl.Status.RUNNING
         and crawl.created_at < timezone.now() - _ABANDONED_AFTER
     ):
-        _finish(crawl.pk, Crawl.Status.FAILED, error="The crawl did not finish in time.")
+        _finish(crawl.pk, Crawl.Status.FAILED, error=TOO_LATE_MSG)
         crawl.refresh_from_db()
     return crawl
 
@@ -84,6 +93,11 @@ def crawl_run(*, crawl_id: int) -> None:
     crawl = Crawl.objects.filter(pk=crawl_id, status=Crawl.Status.RUNNING).first()
     if crawl is None:
         return  # stopped (or found abandoned) before it began
+    if crawl.created_at < timezone.now() - _ABANDONED_AFTER:
+        # Its message delivered again and again (a crawl that kills its worker each time) ends
+        # here even if nobody reads the crawl's status, instead of starting over forever.
+        _finish(crawl_id, Crawl.Status.FAILED, error=TOO_LATE_MSG)
+        return
     watch = _Watch(crawl)
     request = LoadRequest(
         source_id=0, url=crawl.url, crawl_mode="crawl", options={"max_pages": crawl.link_limit}

@@ -58,6 +58,9 @@ class DataSource(TimeStampedModel):
     claimed_at = models.DateTimeField(null=True, blank=True)
     last_indexed_at = models.DateTimeField(null=True, blank=True)
     reindex_count = models.PositiveIntegerField(default=0)
+    # Runs in a row that ended without finishing (their worker died): bounded by
+    # SOURCE_MAX_CRASHED_RUNS, so a source that kills its worker is not retried forever.
+    crashed_runs = models.PositiveIntegerField(default=0)
     # Validators and cache headers of fetched pages: {url: {"etag", "last_modified", "hash"}}.
     fetch_state = models.JSONField(default=dict, blank=True)
 

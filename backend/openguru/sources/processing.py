@@ -10,12 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from openguru.core.disk import INDEXING, disk_full_cause, disk_full_error, ingest_disk_check
 from openguru.core.errors import DATABASE_DOWN, DomainError, TransientError
 from openguru.core.metrics import ingestion_failure_record, ingestion_record
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import llm_configured
 from openguru.providers.vectorstore.factory import get_vector_store
-from openguru.sources.claims import Claim, source_claim, source_release
+from openguru.sources.claims import Claim, claim_heartbeat, source_claim, source_release
 from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
 from openguru.sources.loaders.registry import loader_for
@@ -28,7 +29,7 @@ Status = DataSource.Status
 
 @dataclass(frozen=True)
 class ProcessOutcome:
-    status: str  # "done" | "failed" | "busy" | "gone" | "skipped"
+    status: str  # "done" | "failed" | "busy" | "gone" | "skipped" | "crashed"
     stats: dict[str, int]
 
 
@@ -56,27 +57,31 @@ def _progress_sink(source_id: int, token: str) -> Any:
     return save
 
 
-def source_process(*, source_id: int, token: str, final_attempt: bool = True) -> ProcessOutcome:
-    """Index the source. Transient failures re-raise (the task retries) unless final_attempt."""
+def source_process(
+    *, source_id: int, token: str, final_attempt: bool = True, heartbeat_seconds: float = 0
+) -> ProcessOutcome:
+    """Index the source. Transient failures re-raise (the task retries) unless final_attempt.
+    A worker's run keeps its claim alive every `heartbeat_seconds` (`claims.claim_heartbeat`)."""
     claim = source_claim(source_id=source_id, token=token)
     if claim is not Claim.TAKEN:
-        if claim is not Claim.BUSY:
-            logger.info("source %s: nothing to process (%s)", source_id, claim.value)
+        _not_taken(source_id, claim)
         return ProcessOutcome(claim.value, {})
     source = DataSource.objects.select_related("guru").get(pk=source_id)
     guru = source.guru
     try:
-        stats, fetch_state = index_source(
-            request=_load_request(source),
-            target=IndexTarget(guru.collection_name, guru.embedding_dimension, source.pk),
-            loader=loader_for(source.type),
-            embedder=get_embedder(),
-            store=get_vector_store(),
-            on_progress=_progress_sink(source_id, token),
-            chunk_size_tokens=settings.CHUNK_SIZE_TOKENS,
-            chunk_overlap_tokens=settings.CHUNK_OVERLAP_TOKENS,
-            chunk_min_chars=settings.CHUNK_MIN_CHARS,
-        )
+        with claim_heartbeat(source_id=source_id, token=token, seconds=heartbeat_seconds):
+            ingest_disk_check()
+            stats, fetch_state = index_source(
+                request=_load_request(source),
+                target=IndexTarget(guru.collection_name, guru.embedding_dimension, source.pk),
+                loader=loader_for(source.type),
+                embedder=get_embedder(),
+                store=get_vector_store(),
+                on_progress=_progress_sink(source_id, token),
+                chunk_size_tokens=settings.CHUNK_SIZE_TOKENS,
+                chunk_overlap_tokens=settings.CHUNK_OVERLAP_TOKENS,
+                chunk_min_chars=settings.CHUNK_MIN_CHARS,
+            )
     except TransientError as exc:
         if not final_attempt:
             source_release(source_id=source_id, token=token, status=Status.NOT_PROCESSED)
@@ -85,8 +90,8 @@ def source_process(*, source_id: int, token: str, final_attempt: bool = True) ->
     except DomainError as exc:
         return _fail(source, token, exc)
     except DATABASE_DOWN:
-        # Nothing can be recorded now. The claim stays ours: the task's retry carries the same
-        # token, takes it back and indexes again (chunks already stored are skipped).
+        # Nothing can be recorded now. The task hands the claim back once the database answers
+        # and its message is delivered again (chunks already stored are skipped then).
         raise
     except Exception as exc:
         logger.exception("source %s failed", source_id)
@@ -96,9 +101,19 @@ def source_process(*, source_id: int, token: str, final_attempt: bool = True) ->
     return ProcessOutcome("done", stats.as_dict())
 
 
+def _not_taken(source_id: int, claim: Claim) -> None:
+    if claim is Claim.CRASHED:
+        source_type = DataSource.objects.filter(pk=source_id).values_list("type", flat=True)
+        ingestion_failure_record(source_type=source_type.first() or "unknown")
+    elif claim is not Claim.BUSY:
+        logger.info("source %s: nothing to process (%s)", source_id, claim.value)
+
+
 def _fail(source: DataSource, token: str, exc: Exception) -> ProcessOutcome:
     ingestion_failure_record(source_type=source.type)
-    if isinstance(exc, DomainError):
+    if disk_full_cause(exc) is not None:  # whoever wrapped it, the disk is what an admin must fix
+        user_error = disk_full_error(INDEXING).msg
+    elif isinstance(exc, DomainError):
         user_error = exc.msg
     else:
         user_error = "Indexing failed because of an internal error; an admin can see the details."
@@ -109,6 +124,7 @@ def _fail(source: DataSource, token: str, exc: Exception) -> ProcessOutcome:
         status=Status.FAILED,
         user_error=user_error[:500],
         error=f"{type(exc).__name__}: {exc}"[:5000],
+        crashed_runs=0,  # this run ended as runs should
     )
     return ProcessOutcome("failed", {})
 
@@ -126,6 +142,7 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
         fetch_state=fetch_state,
         last_indexed_at=timezone.now(),
         reindex_count=source.reindex_count + (1 if source.last_indexed_at else 0),
+        crashed_runs=0,
     )
     if stats.changed and source.last_indexed_at:
         from openguru.answers.staleness import questions_mark_stale
@@ -135,9 +152,7 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
         # The guru's corpus moved: so does the score its own questions get.
         transaction.on_commit(lambda: _send_calibration(source.guru_id))
     if llm_configured() and (stats.changed or not source.summary):
-        from openguru.sources.tasks import source_summarize_task
-
-        transaction.on_commit(lambda: source_summarize_task.delay(source.pk))
+        transaction.on_commit(lambda: _send_summary(source.pk))
     from openguru.evaluation.golden import golden_source_indexed
 
     # The guru's golden set is measured again (a FAQ source's pairs follow its entries first).
@@ -151,3 +166,13 @@ def _send_calibration(guru_id: int) -> None:
         guru_calibrate_task.apply_async((guru_id,), queue=LIGHT_QUEUE)
     except OperationalError:  # the broker is down: the guru keeps its last threshold
         logger.warning("guru %s: the broker is unreachable; threshold not calibrated", guru_id)
+
+
+def _send_summary(source_id: int) -> None:
+    from openguru.sources.tasks import source_summarize_task
+
+    try:
+        source_summarize_task.apply_async((source_id,), queue=LIGHT_QUEUE)
+    except OperationalError:
+        # The source stays indexed: beat's summary sweep sends it once the broker is back.
+        logger.warning("source %s: the broker is unreachable; summary sent later", source_id)

@@ -8,6 +8,10 @@ crawl runs. Two queues rather than a crawl that stops every N pages to re-enqueu
 crawl keeps one claim, one fetch state and one run from start to end, and nothing has to
 resume it; the price is one more worker process.
 
+A crawl's discovery run (API v1 `crawls`: list a site's pages, up to half an hour of fetching)
+is long work too, so it goes to `ingest` as well: on `light` it would hold the only slot there,
+and every small source and summary would wait behind it.
+
 A Celery router decides, not each place that sends the task, so every send (a new source, a
 re-index, beat's sweeps and resyncs, a retry, a wait behind the guru's other source) lands on the
 same queue. An explicit `queue=` in a send still wins.
@@ -18,6 +22,7 @@ from typing import Any
 CRAWL_QUEUE = "ingest"
 LIGHT_QUEUE = "light"
 SOURCE_TASK = "openguru.sources.tasks.source_process_task"
+CRAWL_DISCOVERY_TASK = "openguru.sources.tasks.crawl_run_task"
 
 
 def source_queue(*, source_id: int) -> str:
@@ -34,7 +39,10 @@ def source_queue(*, source_id: int) -> str:
 def route_source_task(
     name: str, args: tuple[Any, ...], kwargs: dict[str, Any], options: dict[str, Any], **_: Any
 ) -> dict[str, str] | None:
-    """A Celery router (`task_routes`): the processing task by its source; others untouched."""
+    """A Celery router (`task_routes`): the processing task by its source, a crawl's discovery
+    to the crawl queue; others untouched."""
+    if name == CRAWL_DISCOVERY_TASK:
+        return {"queue": CRAWL_QUEUE}
     if name != SOURCE_TASK:
         return None
     source_id = args[0] if args else kwargs.get("source_id")

@@ -14,6 +14,7 @@ from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
+from openguru.sources.uploads import upload_store
 from openguru.sources.validation import validate_source_input, validate_upload
 
 logger = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ def source_create_upload(
         title=title or str(upload.name),
         private=private,
     )
-    source.file.save(str(upload.name), upload, save=False)
+    upload_store(source=source, upload=upload)
     source.url = source.file.url
     return _save_new(source)
 
@@ -94,7 +95,8 @@ def _save_new(source: DataSource) -> DataSource:
 def source_reindex(*, source: DataSource) -> DataSource:
     source.status = DataSource.Status.NOT_PROCESSED
     source.user_error = ""
-    source.save(update_fields=["status", "user_error", "updated_at"])
+    source.crashed_runs = 0  # asked for again: its runs get a fresh allowance of crashes
+    source.save(update_fields=["status", "user_error", "crashed_runs", "updated_at"])
     _enqueue(source.pk)
     return source
 
@@ -132,7 +134,9 @@ def _source_chunks_delete(*, guru_id: int, collection: str, source_id: int) -> N
 def sources_reindex_guru(*, guru: Guru) -> int:
     """Queue every source of a guru (after its embedding model changed)."""
     ids = list(guru.sources.values_list("pk", flat=True))
-    guru.sources.update(status=DataSource.Status.NOT_PROCESSED, updated_at=timezone.now())
+    guru.sources.update(
+        status=DataSource.Status.NOT_PROCESSED, crashed_runs=0, updated_at=timezone.now()
+    )
     for source_id in ids:
         _enqueue(source_id)
     return len(ids)

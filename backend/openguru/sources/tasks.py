@@ -2,6 +2,7 @@
 
 import logging
 import time
+from contextlib import suppress
 from datetime import timedelta
 
 from celery import shared_task
@@ -13,7 +14,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from openguru.core.errors import DATABASE_DOWN, TransientError
-from openguru.sources.claims import sources_pending, sources_stuck, sources_touch_queued
+from openguru.providers.llm.factory import llm_configured
+from openguru.sources.claims import (
+    source_release,
+    sources_pending,
+    sources_stuck,
+    sources_touch_queued,
+)
 from openguru.sources.crawls import CRAWL_TIME_LIMIT_SECONDS, crawl_run
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
@@ -21,6 +28,9 @@ from openguru.sources.processing import source_process
 logger = logging.getLogger(__name__)
 
 MAX_RETRIES = 5
+# The longest a retry waits. The worker holds a message it will run later unacknowledged, so
+# RabbitMQ's consumer_timeout must outlast this plus the longest run (deploy/rabbitmq/).
+MAX_RETRY_COUNTDOWN_SECONDS = 600
 SEND_EXPIRES_SECONDS = 6 * 3600  # a resync nobody picked up for hours is sent again by beat
 # A queued source nothing touched for this long lost its message (or gave up waiting): resend.
 PENDING_QUIET_MINUTES = settings.SOURCE_PENDING_QUIET_MINUTES
@@ -35,21 +45,32 @@ DATABASE_WAIT_SECONDS = 30
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
 )
-def source_process_task(self: Task, source_id: int, busy_waits: int = 0) -> dict:
+def source_process_task(self: Task, source_id: int, busy_waits: int = 0, token: str = "") -> dict:
     final = self.request.retries >= MAX_RETRIES
-    token = str(self.request.id or f"eager-{source_id}")
+    # A wait carries the token of the message it stands in for: once that message's run is
+    # found dead, the wait takes its claim back like a redelivery of it would.
+    token = token or str(self.request.id or f"eager-{source_id}")
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
     try:
-        outcome = source_process(source_id=source_id, token=token, final_attempt=final)
+        outcome = source_process(
+            source_id=source_id,
+            token=token,
+            final_attempt=final,
+            heartbeat_seconds=0 if eager else settings.SOURCE_HEARTBEAT_SECONDS,
+        )
     except TransientError as exc:
-        raise self.retry(exc=exc, countdown=min(600, 10 * 2**self.request.retries)) from exc
+        countdown = min(MAX_RETRY_COUNTDOWN_SECONDS, 10 * 2**self.request.retries)
+        raise self.retry(exc=exc, countdown=countdown) from exc
     except DATABASE_DOWN as exc:
-        # Hand the message back as it is once the database answers again (the redelivery has the
-        # same id, so it takes its claim back). Not a retry: that is a new send, which needs the
-        # database to route it, and a database outage is not the source's fault.
+        # Hand the message back as it is once the database answers again. Not a retry: that is
+        # a new send, which needs the database to route it. The claim is handed back too, so
+        # the redelivery starts a fresh run: a database outage is not a run that crashed.
         _wait_for_database(seconds=DATABASE_WAIT_SECONDS)
+        with suppress(*DATABASE_DOWN):
+            source_release(source_id=source_id, token=token, status=DataSource.Status.NOT_PROCESSED)
         raise Reject(exc, requeue=True) from exc
-    if outcome.status == "busy" and not settings.CELERY_TASK_ALWAYS_EAGER:
-        return _wait_for_guru(source_id, busy_waits)
+    if outcome.status == "busy" and not eager:
+        return _wait_for_guru(source_id, busy_waits, token)
     return {"source_id": source_id, "status": outcome.status, **outcome.stats}
 
 
@@ -67,8 +88,9 @@ def _wait_for_database(*, seconds: float) -> None:
             time.sleep(1)
 
 
-def _wait_for_guru(source_id: int, busy_waits: int) -> dict:
-    """Another source of this guru is running: come back later instead of waiting here.
+def _wait_for_guru(source_id: int, busy_waits: int, token: str) -> dict:
+    """Another run holds the source (an earlier delivery of this message whose heartbeat goes
+    on) or another source of its guru: come back later instead of waiting here.
 
     A fresh message per wait, so waiting does not use up the retries kept for real failures;
     bounded, so a guru that stays busy leaves the source queued for beat's pending sweep.
@@ -80,7 +102,7 @@ def _wait_for_guru(source_id: int, busy_waits: int) -> dict:
     sources_touch_queued(source_ids=[source_id])
     source_process_task.apply_async(
         (source_id,),
-        {"busy_waits": busy_waits + 1},
+        {"busy_waits": busy_waits + 1, "token": token},
         countdown=settings.SOURCE_BUSY_RETRY_SECONDS,
         expires=SEND_EXPIRES_SECONDS,
     )
@@ -88,10 +110,13 @@ def _wait_for_guru(source_id: int, busy_waits: int) -> dict:
 
 
 @shared_task(soft_time_limit=900, time_limit=960)
-def source_summarize_task(source_id: int) -> bool:
-    """Summarize a source, then refresh its guru's summary (light queue, after ingestion)."""
+def source_summarize_task(source_id: int, only_if_missing: bool = False) -> bool:
+    """Summarize a source, then refresh its guru's summary (light queue, after ingestion).
+    `only_if_missing`: beat's resend, which does nothing once the source has a summary."""
     from openguru.sources.summaries import guru_summarize, source_summarize
 
+    if only_if_missing and not DataSource.objects.filter(pk=source_id, summary="").exists():
+        return False
     if source_summarize(source_id=source_id) is None:
         return False
     guru_id = DataSource.objects.filter(pk=source_id).values_list("guru_id", flat=True).first()
@@ -120,6 +145,30 @@ def sources_requeue_stuck() -> int:
 
 
 @shared_task(soft_time_limit=60, time_limit=90)
+def sources_enqueue_missing_summaries() -> int:
+    """Indexed sources still without a summary (its message was lost: the broker was down when
+    the run ended). Each is sent at most once per quiet period, and only for a few hours after
+    it was indexed: a source whose summary keeps coming out empty is not sent forever."""
+    if not llm_configured():
+        return 0
+    now = timezone.now()
+    missing = DataSource.objects.filter(
+        status=DataSource.Status.SUCCESS,
+        summary="",
+        updated_at__lt=now - timedelta(minutes=settings.SOURCE_SUMMARY_QUIET_MINUTES),
+        last_indexed_at__gte=now - timedelta(hours=settings.SOURCE_SUMMARY_RETRY_HOURS),
+    )
+    ids = list(missing.values_list("pk", flat=True))
+    # Marked as sent (.update() skips auto_now), so the next sweeps leave it to this message.
+    DataSource.objects.filter(pk__in=ids).update(updated_at=now)
+    for source_id in ids:
+        source_summarize_task.apply_async(
+            (source_id,), {"only_if_missing": True}, expires=SEND_EXPIRES_SECONDS
+        )
+    return len(ids)
+
+
+@shared_task(soft_time_limit=60, time_limit=90)
 def sources_enqueue_due_resyncs() -> int:
     now = timezone.now()
     github_due = Q(
@@ -141,5 +190,5 @@ def sources_enqueue_due_resyncs() -> int:
 
 @shared_task(soft_time_limit=CRAWL_TIME_LIMIT_SECONDS, time_limit=CRAWL_TIME_LIMIT_SECONDS + 60)
 def crawl_run_task(crawl_id: int) -> None:
-    """Discover a crawl's pages (light queue: it fetches, it does not embed)."""
+    """Discover a crawl's pages (ingest queue: up to half an hour of fetching)."""
     crawl_run(crawl_id=crawl_id)

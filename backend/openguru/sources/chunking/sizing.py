@@ -8,6 +8,10 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 from openguru.sources.chunking.base import CountTokens, Limits
 
 SplitterFactory = Callable[[int, int, CountTokens], RecursiveCharacterTextSplitter]
+# A run this long with no space in it (a base64 blob, a minified line, brackets by the thousand)
+# is cut by characters directly: the splitter would take it apart one character at a time,
+# measuring each, which takes minutes for a few megabytes.
+_LONG_RUN = re.compile(r"\S{2000,}")
 
 
 def prose_splitter(budget: int, overlap: int, count: CountTokens) -> RecursiveCharacterTextSplitter:
@@ -31,10 +35,19 @@ def fit(
     head = f"{prefix}\n\n" if prefix else ""
     budget = max(limits.size - limits.count(head), 1)
     overlap = min(limits.overlap, budget // 2)
-    if limits.count(head + body) <= limits.size:
-        pieces = [body]
-    else:
-        pieces = splitter(budget, overlap, limits.count).split_text(body)
+    pieces: list[str] = []
+    start = 0
+    for run in [*_LONG_RUN.finditer(body), None]:
+        between = body[start : run.start() if run else len(body)]
+        if not between.strip():
+            pass
+        elif limits.count(head + between.strip()) <= limits.size:
+            pieces.append(between.strip())
+        else:
+            pieces.extend(splitter(budget, overlap, limits.count).split_text(between))
+        if run:
+            pieces.append(run.group())  # `_enforce` cuts it
+            start = run.end()
     for piece in pieces:
         # Token counts of pieces do not always add up to the count of the joined text
         # (sub-word tokenizers), so the assembled chunk is measured once more.
@@ -44,9 +57,16 @@ def fit(
 
 def truncate(text: str, max_tokens: int, count: CountTokens) -> str:
     """The longest prefix of `text` within `max_tokens` (binary search on characters)."""
-    if count(text) <= max_tokens:
-        return text
-    low, high = 0, len(text)
+    # First a prefix already over the budget, found by doubling: a text of megabytes (one word
+    # with no space in it) is not measured whole at every step, nor at every cut.
+    high = 256
+    while high < len(text) and count(text[:high]) <= max_tokens:
+        high *= 2
+    if high >= len(text):
+        if count(text) <= max_tokens:
+            return text
+        high = len(text)
+    low = 0
     while low < high:
         middle = (low + high + 1) // 2
         if count(text[:middle]) <= max_tokens:
@@ -76,13 +96,10 @@ def _enforce(head: str, piece: str, limits: Limits) -> list[str]:
 
 def _cut_characters(head: str, text: str, limits: Limits) -> list[str]:
     cuts: list[str] = []
-    while text and limits.count(head + text) > limits.size:
-        keep = len(truncate(head + text, limits.size, limits.count)) - len(head)
-        keep = max(keep, 1)
-        cuts.append(text[:keep])
+    while text:
+        keep = max(len(truncate(head + text, limits.size, limits.count)) - len(head), 1)
+        cuts.append(text[:keep])  # all of it, once what is left fits
         text = text[keep:]
-    if text:
-        cuts.append(text)
     return [cut for cut in cuts if cut.strip()]
 
 

@@ -38,6 +38,7 @@ from openguru.sources.loaders.base import (
     LoadResult,
     ProgressCallback,
 )
+from openguru.sources.loaders.firecrawl_http import install as install_capped_http
 from openguru.sources.loaders.ssrf import check_url, http_status_error
 from openguru.sources.loaders.website_scope import CrawlLimits, canonical_url
 
@@ -62,8 +63,16 @@ def _firecrawl_errors(url: str) -> Iterator[None]:
     except FirecrawlError as exc:
         msg = f"Firecrawl could not fetch {url}: {exc}"
         raise DomainError(ErrorCode.FETCH_FAILED, msg) from exc
+    except requests.exceptions.JSONDecodeError as exc:  # cut short on the way, or not JSON at all
+        logger.warning("Firecrawl reply for %s is not JSON: %s", url, exc)
+        msg = "Firecrawl sent an unreadable reply."
+        raise TransientError(ErrorCode.PROVIDER_UNAVAILABLE, msg) from exc
     except requests.RequestException as exc:
         raise TransientError(ErrorCode.PROVIDER_UNAVAILABLE, "Firecrawl is unreachable.") from exc
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:  # JSON, not in the API's shape
+        logger.warning("Firecrawl reply for %s is not in the expected form: %s", url, exc)
+        msg = "Firecrawl sent a reply the loader cannot read."
+        raise DomainError(ErrorCode.PROVIDER_ERROR, msg) from exc
 
 
 def path_regex(pattern: str) -> str:
@@ -101,12 +110,13 @@ class FirecrawlLoader:
         self.max_wait_seconds = max_wait_seconds
 
     def _client(self) -> Firecrawl:
-        return Firecrawl(
+        client = Firecrawl(
             api_key=self.api_key or settings.FIRECRAWL_API_KEY,
             api_url=self.api_url or settings.FIRECRAWL_API_URL or None,
             timeout=max(60.0, settings.CRAWLER_TIMEOUT_SECONDS * 3),
             max_retries=2,
         )
+        return install_capped_http(client)  # replies read up to a cap, not whole
 
     def load(self, request: LoadRequest, *, on_progress: ProgressCallback) -> LoadResult:
         # Firecrawl fetches, not us, but a self-hosted one sits on our network: same policy.

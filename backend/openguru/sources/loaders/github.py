@@ -19,6 +19,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from django.conf import settings
 from git import Git, GitCommandError, Repo
 
+from openguru.core.disk import disk_full_error
 from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.sources.loaders.base import (
     Document,
@@ -176,10 +177,8 @@ def _git(command: list[str], repo_url: str, *, timeout: float = _LS_REMOTE_TIMEO
                 ErrorCode.FETCH_FAILED, "GitHub could not be reached; will retry."
             ) from None
         if _DISK_FULL.search(stderr):  # an admin's problem, not the link's
-            raise DomainError(
-                ErrorCode.FETCH_FAILED,
-                "The server's disk is full, so the repository could not be fetched. "
-                "Free some space, then re-index.",
+            raise disk_full_error(
+                "the repository could not be fetched. Free some space, then re-index"
             ) from None
         raise DomainError(
             ErrorCode.REPO_NOT_FOUND,

@@ -75,21 +75,30 @@ def _json_pairs(content: str) -> list[FaqPair]:
         raise DomainError(
             ErrorCode.INVALID_INPUT, f"The FAQ is not valid JSON. {_FAQ_FORMAT_HINT}"
         ) from exc
+    except RecursionError as exc:  # lists in lists a hundred thousand deep
+        raise DomainError(
+            ErrorCode.INVALID_INPUT, f"The FAQ's JSON nests too deeply. {_FAQ_FORMAT_HINT}"
+        ) from exc
     if not isinstance(data, list):
         raise DomainError(ErrorCode.INVALID_INPUT, f"The FAQ must be a list. {_FAQ_FORMAT_HINT}")
     pairs = []
     for position, item in enumerate(data, start=1):
         question = item.get("question") if isinstance(item, dict) else None
         answer = item.get("answer") if isinstance(item, dict) else None
-        if not (isinstance(question, str) and question.strip()) or not (
-            isinstance(answer, str) and answer.strip()
+        if not (isinstance(question, str) and _readable(question)) or not (
+            isinstance(answer, str) and _readable(answer)
         ):
             raise DomainError(
                 ErrorCode.INVALID_INPUT,
                 f"FAQ entry {position} needs a non-empty question and answer. {_FAQ_FORMAT_HINT}",
             )
-        pairs.append(FaqPair(question=question.strip(), answer=answer.strip()))
+        pairs.append(FaqPair(question=_readable(question), answer=_readable(answer)))
     return pairs
+
+
+def _readable(value: str) -> str:
+    # JSON may spell a NUL ("\u0000"); it means nothing in a FAQ and PostgreSQL cannot store it.
+    return value.replace("\x00", "").strip()
 
 
 _QA_MARKER = re.compile(
@@ -123,9 +132,12 @@ def _checked_content(request: LoadRequest) -> str:
     if len(request.content.encode()) > settings.SOURCE_TEXT_MAX_BYTES:
         limit_mb = settings.SOURCE_TEXT_MAX_BYTES / (1024 * 1024)
         raise DomainError(ErrorCode.FILE_TOO_LARGE, f"The text is larger than {limit_mb:g} MB.")
-    if not request.content.strip():
+    # The API refuses NUL bytes; a body stored another way (a script, an import) may hold some,
+    # and chunks quoted in answers must be storable in PostgreSQL.
+    content = request.content.replace("\x00", "")
+    if not content.strip():
         raise DomainError(ErrorCode.NOTHING_TO_INDEX, "The text is empty.")
-    return request.content
+    return content
 
 
 def _public_link(request: LoadRequest) -> str:

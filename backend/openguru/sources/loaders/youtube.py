@@ -45,6 +45,9 @@ _PATH_PREFIXES = ("/shorts/", "/embed/", "/live/", "/v/")
 # About a minute of speech (~150 words) fits one chunk of a 256-token embedder.
 _GROUP_SECONDS = 60.0
 _GROUP_MAX_CHARS = 900
+# Any one reply (watch page, player JSON, caption XML). A day of captions is about 5 MB; the
+# library reads a body whole, so one that never ends would grow until the worker dies.
+RESPONSE_MAX_BYTES = 32 * 1024 * 1024
 
 
 class YouTubeLoader:
@@ -134,7 +137,26 @@ class _YouTubeAdapter(HTTPAdapter):
             request = request.copy()
             request.url = self._base_url + url[len(YOUTUBE_ORIGIN) :]
         kwargs["timeout"] = kwargs.get("timeout") or self._timeout
-        return super().send(request, **kwargs)
+        kwargs["stream"] = True  # read below, up to the cap, instead of whole
+        response = super().send(request, **kwargs)
+        _read_capped(response)
+        return response
+
+
+def _read_capped(response: requests.Response) -> None:
+    body = bytearray()
+    try:
+        for piece in response.iter_content(64 * 1024):
+            body += piece
+            if len(body) > RESPONSE_MAX_BYTES:
+                limit_mb = RESPONSE_MAX_BYTES // (1024 * 1024)
+                raise DomainError(
+                    ErrorCode.FILE_TOO_LARGE,
+                    f"YouTube sent more than {limit_mb} MB for this video; it was not read.",
+                )
+    finally:
+        response.close()
+    response._content = bytes(body)  # what `.text` and `.json()` read, as after a plain get
 
 
 class _WatchPageRecorder:
@@ -197,6 +219,8 @@ def _fetch_snippets(session: requests.Session, video_id: str) -> list[FetchedTra
         ) from exc
     except CouldNotRetrieveTranscript as exc:
         raise DomainError(ErrorCode.NO_TRANSCRIPT, _no_transcript_reason(exc)) from exc
+    except DomainError:
+        raise
     except Exception as exc:  # the caption XML or player JSON was not what the library expects
         logger.warning("Unreadable YouTube response for %s: %s", video_id, exc)
         raise TransientError(ErrorCode.FETCH_FAILED, "YouTube sent an unreadable reply.") from exc

@@ -4,6 +4,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
@@ -40,7 +41,11 @@ class Command(BaseCommand):
             raise CommandError(exc.msg) from exc
         self.stdout.write(f"Source {source.pk} added to '{options['guru']}'.")
         if options["inline"]:
-            source_process(source_id=source.pk, token=f"cli-{source.pk}")
+            source_process(
+                source_id=source.pk,
+                token=f"cli-{source.pk}",
+                heartbeat_seconds=settings.SOURCE_HEARTBEAT_SECONDS,  # a long run stays alive
+            )
         self._follow(source.pk)
 
     def _create(self, options: dict[str, Any]) -> DataSource:
