@@ -15,6 +15,9 @@ site = get_asgi_application()  # sets Django up: imports of project code come af
 
 from openguru.api_v1.mcp_server import with_mcp  # noqa: E402
 from openguru.core.asgi import application_with_lean_answers  # noqa: E402
+from openguru.core.internal_hosts import with_internal_hosts  # noqa: E402
 
-# /mcp is the MCP server (stateless, so it needs no lifespan: see api_v1/mcp_server.py).
-application = with_mcp(application_with_lean_answers(site))
+# /mcp is the MCP server (stateless, so it needs no lifespan: see api_v1/mcp_server.py). The
+# deployment's own services reach the site by an internal host name without the HTTPS redirect
+# (openguru/core/internal_hosts.py).
+application = with_mcp(application_with_lean_answers(with_internal_hosts(site)))

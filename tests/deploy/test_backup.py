@@ -1,7 +1,12 @@
 """Backups: a guru exported to a zip file, deleted with its collection, and imported again
 answers the same questions with the same citations (extractive answers, no LLM), on
-PostgreSQL and the Milvus Lite server."""
+PostgreSQL and the Milvus Lite server; and so does a whole deployment that backend/scripts/
+backup.sh saved and restore.sh put back into a new database, media folder and collection."""
 
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +15,7 @@ from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection, connections
 from openguru.answers import groundwork
 from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
 from openguru.answers.services import binge_create, vote_record
@@ -25,6 +31,8 @@ from rest_framework.test import APIClient
 
 from tests.answers.conftest import PAGES, page_url
 from tests.answers.test_answer_engine import IN_SCOPE, OUT_OF_SCOPE
+from tests.integration.worker import BACKEND, REDIS_BROKER, worker_env
+from tests.integration.worker import test_database_url as database_url
 from tests.sources.ingestion_helpers import ANIMALS, animal_page, make_pdf
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,6 +93,23 @@ def snapshot(guru: Guru) -> dict[str, Any]:
     }
 
 
+def assert_same_answers(
+    answers: dict[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for question, original in answers.items():
+        replayed = ask(question)  # the restored answer, from the question cache
+        assert (replayed["content"], replayed["references"]) == (
+            original["content"],
+            original["references"],
+        )
+    platform_settings_update(data={"answer_cache_enabled": False})
+    monkeypatch.setattr(groundwork, "_settings_cache", None)  # read the change now
+    for question, original in answers.items():
+        fresh = ask(question)  # retrieved again from the re-embedded collection
+        assert fresh["references"] == original["references"]
+        assert fresh["content"] == original["content"]
+
+
 def test_an_exported_guru_is_restored_and_answers_with_the_same_citations(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,19 +136,7 @@ def test_an_exported_guru_is_restored_and_answers_with_the_same_citations(
     call_command("guru_import", str(archive))
     restored = Guru.objects.get(slug=SLUG)
     assert snapshot(restored) == before
-
-    for question, original in answers.items():
-        replayed = ask(question)  # the restored answer, from the question cache
-        assert (replayed["content"], replayed["references"]) == (
-            original["content"],
-            original["references"],
-        )
-    platform_settings_update(data={"answer_cache_enabled": False})
-    monkeypatch.setattr(groundwork, "_settings_cache", None)  # read the change now
-    for question, original in answers.items():
-        fresh = ask(question)  # retrieved again from the re-embedded collection
-        assert fresh["references"] == original["references"]
-        assert fresh["content"] == original["content"]
+    assert_same_answers(answers, monkeypatch)
 
 
 def test_a_guru_cannot_be_imported_over_an_existing_one(tmp_path: Path) -> None:
@@ -134,3 +147,82 @@ def test_a_guru_cannot_be_imported_over_an_existing_one(tmp_path: Path) -> None:
         call_command("guru_import", str(archive))
     call_command("guru_import", str(archive), "--slug", "backed-up-copy")
     assert Guru.objects.filter(slug="backed-up-copy").exists()
+
+
+def run_script(name: str, folder: Path, **env: str) -> str:
+    result = subprocess.run(
+        ["bash", str(BACKEND / "scripts" / name), str(folder)],
+        env=worker_env(REDIS_BROKER, PYTHON=sys.executable, **env),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+@contextmanager
+def django_on_database(name: str) -> Iterator[None]:
+    """This process's connections (every thread's, through the shared pool) on another
+    database of the same server for a while."""
+    settings_dict = connection.settings_dict  # the one dict every thread's connection reads
+    original = settings_dict["NAME"]
+
+    def switch(to: str) -> None:
+        connections.close_all()
+        connection.close_pool()
+        settings_dict["NAME"] = to
+
+    switch(name)
+    try:
+        yield
+    finally:
+        switch(original)
+
+
+@pytest.mark.slow  # three manage.py runs, pg_dump and pg_restore
+def test_the_backup_scripts_restore_a_deployment_into_a_new_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    guru = build_guru()
+    answers = {question: ask(question) for question in QUESTIONS}
+    assert all(not a["refused"] and a["references"] for a in answers.values()), answers
+    assert ask(OUT_OF_SCOPE)["refused"] is True
+    first = Question.objects.get(guru=guru, slug=answers[IN_SCOPE]["slug"])
+    vote_record(question=first, voter="voter-hash", vote_type="upvote", feedback="clear")
+    WidgetId.objects.create(guru=guru, key="wid-script", domain_pattern="docs.example.org")
+    before = snapshot(guru)
+
+    backup = tmp_path / "backup"
+    run_script("backup.sh", backup)
+    assert sorted(p.name for p in backup.iterdir()) == ["gurus", "media.tar.gz", "openguru.dump"]
+    assert [p.name for p in (backup / "gurus").iterdir()] == [f"{SLUG}.zip"]
+
+    # Everything is lost: the collection, the uploads; the database is a new, empty one.
+    get_vector_store().drop_collection(guru.collection_name)
+    fresh = f"{connection.settings_dict['NAME']}_restored"
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{fresh}" WITH (FORCE)')
+        cursor.execute(f'CREATE DATABASE "{fresh}"')
+    media = tmp_path / "restored-media"
+    restored_url = f"{database_url().rsplit('/', 1)[0]}/{fresh}"
+    try:
+        run_script("restore.sh", backup, DATABASE_URL=restored_url, MEDIA_ROOT=str(media))
+        settings.MEDIA_ROOT = str(media)
+        with django_on_database(fresh):
+            restored = Guru.objects.get(slug=SLUG)
+            assert snapshot(restored) == before
+            assert_same_answers(answers, monkeypatch)
+    finally:
+        get_vector_store().drop_collection(guru.collection_name)
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{fresh}" WITH (FORCE)')
+
+
+def test_restoring_vectors_needs_the_guru_restored_first(tmp_path: Path) -> None:
+    guru_create(slug=SLUG, name="Backed up")
+    archive = tmp_path / "guru.zip"
+    call_command("guru_export", SLUG, "--out", str(archive))
+    guru_delete(guru=Guru.objects.get(slug=SLUG))
+    with pytest.raises(CommandError, match="No guru named 'backed-up'"):
+        call_command("guru_import", str(archive), "--vectors-only")

@@ -7,6 +7,7 @@ import json
 import re
 from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
 import environ
 import jsonschema
@@ -160,6 +161,20 @@ def test_the_backend_reaches_every_service_by_url_with_credentials() -> None:
     assert (env["MILVUS_URI"], env["MILVUS_TOKEN"]) == ("http://milvus:19530", "root:mv")
 
 
+def test_the_health_check_and_the_ui_call_the_backend_by_an_internal_host() -> None:
+    # An internal host is allowed and not redirected to HTTPS (test_production_web.py runs
+    # the check against the backend as compose configures it).
+    internal = backend_env()["DJANGO_INTERNAL_HOSTS"].split(",")
+    check = services()["backend"]["healthcheck"]["test"][3]
+    host = re.search(r'headers=\{"Host": "([^"]+)"\}', check)
+    assert host and host[1] in internal, check
+    assert "except" not in check, "an error status must fail the check"
+    ui = urlsplit(environment(services()["frontend"])["OPENGURU_API_URL"]).hostname
+    assert ui in internal
+    public = backend_env({"DJANGO_ALLOWED_HOSTS": "guru.example.com"})["DJANGO_ALLOWED_HOSTS"]
+    assert public == "guru.example.com", "internal names belong in DJANGO_INTERNAL_HOSTS"
+
+
 def test_the_rabbitmq_profile_swaps_the_broker() -> None:
     amqp = "amqp://openguru:rabbit@rabbitmq:5672/openguru"
     env = backend_env({"OPENGURU_BROKER_URL": amqp})
@@ -167,6 +182,26 @@ def test_the_rabbitmq_profile_swaps_the_broker() -> None:
     rabbitmq = services()["rabbitmq"]
     assert rabbitmq["profiles"] == ["rabbitmq"]
     assert services()["backend"]["depends_on"]["rabbitmq"]["required"] is False
+
+
+def test_rabbitmq_waits_for_an_ack_longer_than_any_task_may_hold_its_message() -> None:
+    """Past consumer_timeout RabbitMQ takes a message back from a task still running (acks
+    late) and delivers it again: the compose broker's must outlast every task's hard limit plus
+    the longest retry countdown (a worker holds a message it will run later, too)."""
+    from config.celery import app
+    from openguru.sources.tasks import MAX_RETRY_COUNTDOWN_SECONDS
+
+    mounts = [m.split(":") for m in services()["rabbitmq"]["volumes"]]
+    [(conf, _, mode)] = [m for m in mounts if m[1].startswith("/etc/rabbitmq/conf.d/")]
+    assert mode == "ro" and conf.endswith(".conf")
+    found = re.search(r"^consumer_timeout\s*=\s*(\d+)\s*$", (REPO / conf).read_text(), re.M)
+    assert found, f"{conf} sets no consumer_timeout"
+    app.loader.import_default_modules()
+    limits = {name: t.time_limit for name, t in app.tasks.items() if name.startswith("openguru.")}
+    assert limits["openguru.sources.tasks.source_process_task"] >= 3900
+    longest = max(limit or 0 for limit in limits.values()) + MAX_RETRY_COUNTDOWN_SECONDS
+    assert int(found[1]) / 1000 > longest
+    assert "consumer_timeout" in (REPO / "docs" / "deploy.md").read_text()
 
 
 def queues_of(command: list[str]) -> set[str]:

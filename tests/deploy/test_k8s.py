@@ -2,11 +2,16 @@
 the kustomization rendered by kubectl's built-in kustomize when kubectl is installed, and the
 pieces wired to each other: selectors, Services, autoscalers, the Ingress, probes, the queues."""
 
+import os
+import re
+import secrets
 import shutil
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import kubernetes_validate
 import pytest
@@ -149,3 +154,71 @@ def test_backend_pods_read_the_secret_and_match_compose_images() -> None:
     example = (K8S / "secret.example.env").read_text()
     for key in ("DATABASE_URL", "CELERY_BROKER_URL", "MILVUS_URI", "MILVUS_TOKEN", "CACHE_URL"):
         assert f"\n{key}=" in example
+
+
+def configmap() -> dict[str, str]:
+    return dict(of_kind("ConfigMap")["openguru-config"]["data"])
+
+
+def secret_example() -> list[tuple[str, str]]:
+    lines = (K8S / "secret.example.env").read_text().splitlines()
+    pairs = [line.split("=", 1) for line in lines if line and not line.startswith("#")]
+    return [(key, value) for key, value in pairs]
+
+
+def filled_secret() -> dict[str, str]:
+    """secret.example.env as an operator fills it in: each PASSWORD placeholder and each empty
+    value replaced by a random token (the secret key long enough for the deploy check)."""
+    filled = {}
+    for key, value in secret_example():
+        token = secrets.token_urlsafe(64 if key == "DJANGO_SECRET_KEY" else 24)
+        filled[key] = value.replace("PASSWORD", token) if value else token
+    return filled
+
+
+def test_the_configmap_runs_production_with_json_logs() -> None:
+    data = configmap()
+    assert data["DJANGO_PRODUCTION"] == "true"
+    assert data["DJANGO_DEBUG"] == "false"
+    assert data["LOG_FORMAT"] == "json"
+    # The names the settings read (config/settings/), not look-alikes.
+    read = "".join(p.read_text() for p in (REPO / "backend" / "config" / "settings").glob("*.py"))
+    for name in ("DJANGO_PRODUCTION", "DJANGO_DEBUG", "LOG_FORMAT", "DJANGO_INTERNAL_HOSTS"):
+        assert re.search(rf'env\.\w+\("{name}"', read), f"no setting reads {name}"
+
+
+def test_in_cluster_callers_use_an_internal_host() -> None:
+    internal = configmap()["DJANGO_INTERNAL_HOSTS"].split(",")
+    assert "openguru-web" in of_kind("Service") and "openguru-web" in internal
+    assert "openguru-web" not in configmap()["DJANGO_ALLOWED_HOSTS"].split(",")
+    web = pod_spec(of_kind("Deployment")["openguru-web"])["containers"][0]
+    for probe in ("startupProbe", "readinessProbe"):
+        headers = {h["name"]: h["value"] for h in web[probe]["httpGet"]["httpHeaders"]}
+        assert headers["Host"] in internal, probe
+    ui = pod_spec(of_kind("Deployment")["openguru-frontend"])["containers"][0]
+    api_url = next(e["value"] for e in ui["env"] if e["name"] == "OPENGURU_API_URL")
+    assert urlsplit(api_url).hostname in internal
+
+
+def test_the_secret_example_names_each_key_once() -> None:
+    keys = [key for key, _ in secret_example()]
+    assert len(keys) == len(set(keys)), keys
+    assert not set(keys) & set(configmap()), "a key in both the Secret and the ConfigMap"
+
+
+@pytest.mark.slow  # every check, the OpenAPI schema's included
+def test_the_configmap_and_a_filled_in_secret_pass_the_deploy_check(tmp_path: Path) -> None:
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), **configmap(), **filled_secret()}
+    # The pods' /data is a volume; here a folder of the test's own.
+    env |= {"OPENGURU_DATA_DIR": str(tmp_path), "MEDIA_ROOT": str(tmp_path / "media")}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO / "backend",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+    assert re.fullmatch(r"[\w-]{80,}", env["DJANGO_SECRET_KEY"])

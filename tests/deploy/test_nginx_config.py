@@ -38,3 +38,21 @@ def test_headers_are_set_at_the_server_level_only() -> None:
     first_location = text.index("\n    location ")
     assert text.count("add_header") == text[:first_location].count("add_header") >= 7
     assert not re.search(r"^\s*more_set_headers", text, re.M)
+
+
+def location_block(text: str, head: str) -> str:
+    found = re.search(rf"^    location {re.escape(head)} \{{\n(.*?)^    \}}", text, re.M | re.S)
+    assert found, f"no `location {head}`"
+    return found[1]
+
+
+def test_mcp_and_admin_paths_are_matched_exactly() -> None:
+    text = TEMPLATE.read_text()
+    # /mcp and /mcp/... are the MCP server's (as backend/openguru/api_v1/mcp_server.py matches
+    # them); a prefix `location /mcp` would also send the UI's /mcp-anything to the backend.
+    assert not re.search(r"^\s*location /mcp \{", text, re.M)
+    for head in ("= /mcp", "/mcp/"):
+        block = location_block(text, head)
+        assert "proxy_pass http://openguru_backend;" in block
+        assert "proxy_buffering off;" in block and "proxy_read_timeout 600s;" in block
+    assert location_block(text, "= /admin").strip() == "return 301 /admin/;"

@@ -200,3 +200,15 @@ def test_a_body_over_the_upload_limit_is_refused_by_nginx(nginx: NginxServer) ->
         timeout=60,
     )
     assert response.status_code == 413
+
+
+def test_admin_without_its_slash_and_mcp_reach_the_backend(nginx: NginxServer) -> None:
+    bare = httpx.get(f"{nginx.origin}/admin")
+    assert bare.status_code == 301 and bare.headers["location"].endswith("/admin/")
+    assert "x-request-id" not in bare.headers  # nginx answered, not the UI or Django
+    admin = httpx.get(f"{nginx.origin}/admin/")
+    assert admin.status_code == 302 and "/admin/login/" in admin.headers["location"]
+    for path in ("/mcp", "/mcp/"):
+        mcp = httpx.post(f"{nginx.origin}{path}", json={}, timeout=30)
+        assert mcp.status_code == 401, (path, mcp.text)  # the MCP server asks for a key
+        assert mcp.headers["content-type"].startswith("application/json")

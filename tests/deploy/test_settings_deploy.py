@@ -1,6 +1,7 @@
 """Production settings: Django's deploy check finds nothing with a production environment, and
 a missing secret or host list stops startup with the variable's name."""
 
+import json
 import os
 import secrets
 import subprocess
@@ -19,7 +20,7 @@ PRODUCTION = {
 }
 
 
-def check_deploy(tmp_path: Path, *args: str, **overrides: str) -> subprocess.CompletedProcess[str]:
+def manage(tmp_path: Path, *args: str, **overrides: str) -> subprocess.CompletedProcess[str]:
     env = {
         key: value
         for key, value in os.environ.items()
@@ -28,13 +29,28 @@ def check_deploy(tmp_path: Path, *args: str, **overrides: str) -> subprocess.Com
     env |= {"OPENGURU_DATA_DIR": str(tmp_path), **PRODUCTION, **overrides}
     env = {key: value for key, value in env.items() if value != "<unset>"}
     return subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING", *args],
+        [sys.executable, "manage.py", *args],
         cwd=BACKEND,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def check_deploy(tmp_path: Path, *args: str, **overrides: str) -> subprocess.CompletedProcess[str]:
+    return manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", *args, **overrides)
+
+
+def host_settings(tmp_path: Path, **overrides: str) -> dict[str, list[str]]:
+    names = ["ALLOWED_HOSTS", "INTERNAL_HOSTS", "CSRF_TRUSTED_ORIGINS"]
+    script = (
+        "import json; from django.conf import settings; "
+        f"print(json.dumps({{name: getattr(settings, name) for name in {names!r}}}))"
+    )
+    result = manage(tmp_path, "shell", "-c", script, **overrides)
+    assert result.returncode == 0, result.stderr
+    return dict(json.loads(result.stdout.splitlines()[-1]))
 
 
 @pytest.mark.slow  # every check, the OpenAPI schema's included
@@ -82,3 +98,17 @@ def test_debug_is_refused_in_production(tmp_path: Path) -> None:
     result = check_deploy(tmp_path, DJANGO_DEBUG="true")
     assert result.returncode != 0
     assert "DJANGO_DEBUG must be false in production" in result.stderr
+
+
+def test_internal_hosts_are_allowed_but_are_no_trusted_origins(tmp_path: Path) -> None:
+    # Redirects of internal hosts: test_production_web.py, against the running backend.
+    hosts = host_settings(tmp_path, DJANGO_INTERNAL_HOSTS="Backend,openguru-web")
+    assert hosts["INTERNAL_HOSTS"] == ["backend", "openguru-web"]
+    assert hosts["ALLOWED_HOSTS"] == ["guru.example.com", "backend", "openguru-web"]
+    assert hosts["CSRF_TRUSTED_ORIGINS"] == ["https://guru.example.com"]
+
+
+def test_an_internal_host_with_a_wildcard_is_refused(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, DJANGO_INTERNAL_HOSTS=".internal")
+    assert result.returncode != 0
+    assert "DJANGO_INTERNAL_HOSTS lists exact host names" in result.stderr

@@ -67,6 +67,17 @@ else:
         "DJANGO_CSRF_TRUSTED_ORIGINS", default=["http://127.0.0.1:3000", "http://localhost:3000"]
     )
 
+# The names the deployment's own services call the backend by, over the private network in
+# plain HTTP: the UI's server (OPENGURU_API_URL), probes, scrapers. Always allowed hosts, and a
+# request naming one that did not come through the TLS proxy is not redirected to HTTPS
+# (openguru/core/internal_hosts.py); a public request is, whatever host it names.
+INTERNAL_HOSTS = [host.lower() for host in env.list("DJANGO_INTERNAL_HOSTS", default=[])]
+if any(host.startswith((".", "*")) or not host for host in INTERNAL_HOSTS):
+    raise ImproperlyConfigured(
+        "DJANGO_INTERNAL_HOSTS lists exact host names (e.g. backend), without wildcards."
+    )
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, *(host for host in INTERNAL_HOSTS if host not in ALLOWED_HOSTS)]
+
 # Served over HTTPS (production's default): cookies only over TLS, HTTP redirected, HSTS.
 HTTPS = env.bool("DJANGO_HTTPS", default=PRODUCTION)
 if HTTPS:

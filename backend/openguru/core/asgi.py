@@ -51,7 +51,7 @@ class AnswerASGIHandler(ASGIHandler):
             super().load_middleware(is_async=is_async)
 
 
-def application_with_lean_answers(site: ASGIHandler) -> ASGIApp:
+def application_with_lean_answers(site: ASGIApp) -> ASGIApp:
     answers = AnswerASGIHandler()
 
     async def application(scope: Scope, receive: Any, send: Any) -> None:

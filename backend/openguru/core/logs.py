@@ -54,6 +54,28 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
     }
 
 
+def gunicorn_logging_config(*, log_format: str, level: str) -> dict[str, Any]:
+    """gunicorn's logconfig_dict: Django's LOGGING, plus gunicorn's own loggers on the same
+    handler. uvicorn's workers write their access lines through gunicorn's access logger while
+    the request's task runs, so those lines carry its request id too."""
+    config = logging_config(log_format=log_format, level=level)
+    config["loggers"] |= {
+        name: {"handlers": ["console"], "level": level, "propagate": False}
+        for name in ("gunicorn.error", "gunicorn.access")
+    }
+    return config
+
+
+def adopt_library_loggers(*names: str) -> None:
+    """Send the lines of loggers that a library gave text handlers of its own (pymilvus does,
+    when first imported) through the root's handler, in LOG_FORMAT like every other line."""
+    for name in names:
+        logger = logging.getLogger(name)
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        logger.propagate = True
+
+
 def use_json_lines(logger: logging.Logger) -> None:
     """Switch the handlers Celery set up on `logger` (console or --logfile) to JSON lines."""
     for handler in logger.handlers:

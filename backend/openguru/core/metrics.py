@@ -60,6 +60,13 @@ INGESTION_FAILURES = Counter(
     ["source_type"],
 )
 
+CACHE_ERRORS = Counter(
+    "openguru_cache_errors",
+    "Calls to the Django cache that failed (its server unreachable), by use; the requests went "
+    "on without it (rate limits not applied).",
+    ["use"],
+)
+
 
 def ingestion_record(*, source_type: str, pages: int, chunks: int) -> None:
     INGESTION_PAGES.labels(source_type=source_type).inc(pages)
@@ -91,3 +98,7 @@ def llm_call_record(
         LLM_TOKENS.labels(model=model, kind="prompt").inc(prompt)
     if completion:
         LLM_TOKENS.labels(model=model, kind="completion").inc(completion)
+
+
+def cache_error_record(*, use: str) -> None:
+    CACHE_ERRORS.labels(use=use).inc()

@@ -1,7 +1,9 @@
 """Restore a guru from `guru_export`'s archive: its rows get new ids (nothing of another guru is
 ever overwritten), uploaded files go back to storage, and the chunks are embedded again by the
 configured embedder through the indexing path into a new collection. Sources that had no
-chunks (never indexed, or failed) are queued for a normal indexing run."""
+chunks (never indexed, or failed) are queued for a normal indexing run. For a guru whose rows
+came back with a database dump, `guru_vectors_restore` embeds the archive's chunks into its own
+collection instead."""
 
 import json
 import logging
@@ -178,4 +180,37 @@ def guru_import(*, archive_path: Path, slug: str = "") -> Guru:
                 for name in saved:
                     default_storage.delete(name)
                 raise
+    return guru
+
+
+def guru_vectors_restore(*, archive_path: Path) -> Guru:
+    """Rebuild the collection of a guru restored from a database dump (scripts/restore.sh): the
+    dump holds every row but no vectors, so the archive's chunks are embedded again into the
+    guru's collection; nothing is fetched. A dump keeps ids, so each source gets the archived
+    chunks of the same id and address; one the archive has no chunks for but that had some
+    (added after the archive was written) is queued for a normal indexing run."""
+    with zipfile.ZipFile(archive_path) as archive:
+        document = _read(archive)
+    slug = document["guru"]["fields"]["slug"]
+    guru = Guru.objects.filter(slug=slug).first()
+    if guru is None:
+        raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{slug}' to restore into.")
+    archived_urls = {row["pk"]: row["fields"]["url"] for row in document["sources"]}
+    embedder = get_embedder()
+    configured = (embedder.model_name, embedder.dimension)
+    if (guru.embedding_model, guru.embedding_dimension) != configured:
+        # Embedded again with the configured model: saved questions' vectors are of the old one.
+        guru.embedding_model, guru.embedding_dimension = embedder.model_name, embedder.dimension
+        guru.save(update_fields=["embedding_model", "embedding_dimension"])
+        Question.objects.filter(guru=guru).update(vector=None)
+    store = get_vector_store()
+    store.drop_collection(guru.collection_name)  # rebuilt whole: nothing stale stays
+    store.create_collection(guru.collection_name, dimension=guru.embedding_dimension)
+    for source in DataSource.objects.filter(guru=guru).order_by("pk"):
+        same = archived_urls.get(source.pk) == source.url
+        chunks = document["chunks"].get(str(source.pk), []) if same else []
+        if chunks:
+            _embed(guru, source, chunks)
+        elif source.chunk_count:
+            _queue(source.pk)
     return guru

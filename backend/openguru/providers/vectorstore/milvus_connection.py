@@ -10,7 +10,11 @@ from contextlib import contextmanager
 from pymilvus import MilvusClient
 
 from openguru.core.errors import TransientError
+from openguru.core.logs import adopt_library_loggers
 from openguru.providers.vectorstore.milvus_errors import translated_errors
+
+# pymilvus sets up text handlers of its own when imported (above): use ours.
+adopt_library_loggers("pymilvus", "pymilvus.milvus_client", "pymilvus.bulk_writer")
 
 
 class MilvusConnection:

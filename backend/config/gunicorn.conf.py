@@ -1,0 +1,12 @@
+"""gunicorn's settings for the web process (`gunicorn -c config/gunicorn.conf.py ...`: the
+image's CMD, docker-compose.yml and deploy/k8s). gunicorn's own lines and the access lines take
+Django's format (LOG_FORMAT): with `json` the whole stream is JSON lines, and each access line
+carries the request id of its request (docs/operations.md)."""
+
+from openguru.core.logs import gunicorn_logging_config
+
+from config.env import env
+
+logconfig_dict = gunicorn_logging_config(
+    log_format=env.str("LOG_FORMAT", default="text"), level=env.str("LOG_LEVEL", default="INFO")
+)
