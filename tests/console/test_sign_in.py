@@ -1,6 +1,8 @@
 """Signing in to the console: Django's session, CSRF required on sign-in and sign-out, JSON
 errors for a wrong password, a user who is not staff, and too many failures."""
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -10,13 +12,16 @@ PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture
-def browser(db) -> APIClient:
+def browser(db) -> Iterator[APIClient]:
     """A client that, like a browser, gets no CSRF exemption."""
     cache.clear()  # the failed sign-in counter
     users = get_user_model().objects
     users.create_user("ada", password=PASSWORD, is_staff=True)
     users.create_user("bob", password=PASSWORD, is_staff=False)
-    return APIClient(enforce_csrf_checks=True)
+    yield APIClient(enforce_csrf_checks=True)
+    # The counter is per client address, and this process's later tests (a console served from
+    # it to a browser on the same loopback address) must not start locked out.
+    cache.clear()
 
 
 def _csrf(client: APIClient) -> str:
