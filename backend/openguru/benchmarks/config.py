@@ -5,11 +5,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openguru.benchmarks.api_server import LlmLatency
+from openguru.benchmarks.capacity import QUICK_CAPACITY, CapacityPlan
 from openguru.benchmarks.search import SearchPlan
 
 SECTIONS = (
-    "ingest", "search", "ttft", "concurrency", "cached", "api", "widget", "ui", "slack",
-    "overload",
+    "ingest", "search", "capacity", "ttft", "concurrency", "cached", "api", "widget", "ui",
+    "slack", "overload",
 )  # fmt: skip
 ASKING_SECTIONS = frozenset(
     {"ttft", "concurrency", "cached", "api", "widget", "ui", "slack", "overload"}
@@ -54,6 +55,7 @@ class BenchConfig:
     scope: SiteScope = SiteScope(PROSE_SUBSET)
     raw_sample: int = 1000
     search: SearchPlan = field(default_factory=SearchPlan)
+    capacity: CapacityPlan = field(default_factory=CapacityPlan)
     ttft_questions: int = 30
     concurrency_levels: tuple[int, ...] = (100, 500)
     concurrency_modes: tuple[str, ...] = ("default", "fast")
@@ -96,6 +98,7 @@ class BenchConfig:
                 scope=SiteScope(QUICK_SUBSET),
                 raw_sample=200,
                 search=SearchPlan(small=2_000, large=0, queries=30),
+                capacity=QUICK_CAPACITY,
                 ttft_questions=5,
                 concurrency_levels=(10, 20),
                 concurrency_timeout_s=120.0,
@@ -128,6 +131,11 @@ class BenchConfig:
     def needs_docs_guru(self) -> bool:
         return "ingest" in self.sections or self.asks
 
+    @property
+    def needs_database(self) -> bool:
+        """The capacity section's worker processes index into the bench database too."""
+        return self.needs_docs_guru or "capacity" in self.sections
+
     def questions_needed(self) -> int:
         count = WARMUP_QUESTIONS
         if "ttft" in self.sections:
@@ -153,6 +161,10 @@ class BenchConfig:
             "raw_sample": self.raw_sample,
             "search_sizes": [self.search.small, self.search.large or None],
             "search_queries_per_mode": self.search.queries,
+            "capacity_embed_chunks": self.capacity.embed_chunks,
+            "capacity_search_sizes": list(self.capacity.growth_sizes),
+            "capacity_guru_levels": list(self.capacity.guru_levels),
+            "capacity_chunks_per_guru": self.capacity.chunks_per_guru,
             "ttft_questions_per_mode": self.ttft_questions,
             "concurrency_levels": list(self.concurrency_levels),
             "concurrency_modes": list(self.concurrency_modes),

@@ -15,6 +15,7 @@ from openguru.benchmarks.paths import REPO_DIR
 REPORT_KEYS = (
     "ingest",
     "search",
+    "capacity",
     "ttft",
     "concurrency",
     "cached_answer_rps",

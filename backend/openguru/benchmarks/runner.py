@@ -57,7 +57,7 @@ def run(config: BenchConfig, paths: BenchPaths | None = None) -> int:
         setup_django(
             paths,
             milvus_uri=uri,
-            migrate=config.needs_docs_guru,
+            migrate=config.needs_database,
             database_url=config.database_url,
         )
 

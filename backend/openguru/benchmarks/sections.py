@@ -11,6 +11,7 @@ from openguru.answers.models import OutOfContextQuestion, Question
 from openguru.benchmarks.api import run_api
 from openguru.benchmarks.api_server import ApiServer, start_api, warm_every_worker
 from openguru.benchmarks.cached import run_cached
+from openguru.benchmarks.capacity import run_capacity
 from openguru.benchmarks.collection import chunk_rows
 from openguru.benchmarks.concurrency import ask_all_at_once, run_concurrency
 from openguru.benchmarks.config import SLACK_ONE_AT_A_TIME, WARMUP_QUESTIONS, BenchConfig
@@ -68,6 +69,8 @@ class SectionRunner:
             self._guarded("ingest", self._ingest)
         if "search" in sections:
             self._guarded("search", self._search)
+        if "capacity" in sections:
+            self._guarded("capacity", self._capacity)
         if self.config.asks:
             self._guarded("answers", self._answers)
 
@@ -108,6 +111,11 @@ class SectionRunner:
         rows, notes = run_search(uri=uri, plan=self.config.search, log=self.log)
         self.results["search"] = rows
         self.notes["search"] = notes
+
+    def _capacity(self) -> None:
+        self.results["capacity"] = run_capacity(
+            plan=self.config.capacity, paths=self.paths, processes=self.processes, log=self.log
+        )
 
     def _answers(self) -> None:
         guru = docs_guru() or self._index_unmeasured()
