@@ -200,6 +200,12 @@ def test_in_cluster_callers_use_an_internal_host() -> None:
     assert urlsplit(api_url).hostname in internal
 
 
+def test_web_pods_know_their_own_address_for_the_scraper() -> None:
+    container = pod_spec(of_kind("Deployment")["openguru-web"])["containers"][0]
+    env = {item["name"]: item for item in container["env"]}
+    assert env["DJANGO_POD_IP"]["valueFrom"] == {"fieldRef": {"fieldPath": "status.podIP"}}
+
+
 def test_the_secret_example_names_each_key_once() -> None:
     keys = [key for key, _ in secret_example()]
     assert len(keys) == len(set(keys)), keys

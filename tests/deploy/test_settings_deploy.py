@@ -108,6 +108,14 @@ def test_internal_hosts_are_allowed_but_are_no_trusted_origins(tmp_path: Path) -
     assert hosts["CSRF_TRUSTED_ORIGINS"] == ["https://guru.example.com"]
 
 
+def test_the_pods_own_address_is_an_internal_host(tmp_path: Path) -> None:
+    """Prometheus scrapes a web pod by its IP, which no operator lists as a host name."""
+    hosts = host_settings(tmp_path, DJANGO_INTERNAL_HOSTS="openguru-web", DJANGO_POD_IP="10.4.0.17")
+    assert hosts["INTERNAL_HOSTS"] == ["openguru-web", "10.4.0.17"]
+    assert "10.4.0.17" in hosts["ALLOWED_HOSTS"]
+    assert not any("10.4.0.17" in origin for origin in hosts["CSRF_TRUSTED_ORIGINS"])
+
+
 def test_an_internal_host_with_a_wildcard_is_refused(tmp_path: Path) -> None:
     result = check_deploy(tmp_path, DJANGO_INTERNAL_HOSTS=".internal")
     assert result.returncode != 0

@@ -76,6 +76,11 @@ if any(host.startswith((".", "*")) or not host for host in INTERNAL_HOSTS):
     raise ImproperlyConfigured(
         "DJANGO_INTERNAL_HOSTS lists exact host names (e.g. backend), without wildcards."
     )
+# A pod's own address (Kubernetes' downward API): Prometheus scrapes each web pod by it, so it
+# is an internal host too.
+_POD_IP = env.str("DJANGO_POD_IP", default="").strip().lower()
+if _POD_IP and _POD_IP not in INTERNAL_HOSTS:
+    INTERNAL_HOSTS.append(_POD_IP)
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, *(host for host in INTERNAL_HOSTS if host not in ALLOWED_HOSTS)]
 
 # Served over HTTPS (production's default): cookies only over TLS, HTTP redirected, HSTS.
