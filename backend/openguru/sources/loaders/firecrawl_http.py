@@ -14,11 +14,10 @@ import requests
 from firecrawl import Firecrawl
 from firecrawl.v2.utils.http_client import HttpClient
 
-from openguru.core.errors import DomainError, ErrorCode
+from openguru.sources.loaders.requests_capped import response_read_capped
 
 # A page of crawl results holds a few documents of markdown; 50 MB is far above any real one.
 RESPONSE_MAX_BYTES = 50 * 1024 * 1024
-_PIECE_BYTES = 64 * 1024
 
 
 class CappedHttpClient(HttpClient):
@@ -80,20 +79,12 @@ class CappedHttpClient(HttpClient):
 
 
 def read_capped(response: requests.Response) -> None:
-    """Read the body into the response (as a plain, unstreamed get would), or refuse it."""
-    body = bytearray()
-    try:
-        for piece in response.iter_content(_PIECE_BYTES):
-            body += piece
-            if len(body) > RESPONSE_MAX_BYTES:
-                limit_mb = RESPONSE_MAX_BYTES // (1024 * 1024)
-                raise DomainError(
-                    ErrorCode.FILE_TOO_LARGE,
-                    f"Firecrawl sent a reply larger than {limit_mb} MB; it was not read.",
-                )
-    finally:
-        response.close()
-    response._content = bytes(body)
+    limit_mb = RESPONSE_MAX_BYTES // (1024 * 1024)
+    response_read_capped(
+        response,
+        max_bytes=RESPONSE_MAX_BYTES,
+        too_large=f"Firecrawl sent a reply larger than {limit_mb} MB; it was not read.",
+    )
 
 
 def install(client: Firecrawl) -> Firecrawl:

@@ -35,6 +35,7 @@ from openguru.sources.loaders.base import (
     LoadResult,
     ProgressCallback,
 )
+from openguru.sources.loaders.requests_capped import response_read_capped
 
 logger = logging.getLogger(__name__)
 
@@ -144,19 +145,12 @@ class _YouTubeAdapter(HTTPAdapter):
 
 
 def _read_capped(response: requests.Response) -> None:
-    body = bytearray()
-    try:
-        for piece in response.iter_content(64 * 1024):
-            body += piece
-            if len(body) > RESPONSE_MAX_BYTES:
-                limit_mb = RESPONSE_MAX_BYTES // (1024 * 1024)
-                raise DomainError(
-                    ErrorCode.FILE_TOO_LARGE,
-                    f"YouTube sent more than {limit_mb} MB for this video; it was not read.",
-                )
-    finally:
-        response.close()
-    response._content = bytes(body)  # what `.text` and `.json()` read, as after a plain get
+    limit_mb = RESPONSE_MAX_BYTES // (1024 * 1024)
+    response_read_capped(
+        response,
+        max_bytes=RESPONSE_MAX_BYTES,
+        too_large=f"YouTube sent more than {limit_mb} MB for this video; it was not read.",
+    )
 
 
 class _WatchPageRecorder:
