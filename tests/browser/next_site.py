@@ -81,14 +81,20 @@ class NextSite:
         if self._process is None:
             return
         try:
-            os.killpg(self._process.pid, signal.SIGTERM)
-            self._process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(self._process.pid, signal.SIGKILL)
-            self._process.wait()
-        except ProcessLookupError:
-            pass
+            process_group_stop(self._process)
         finally:
             self._log.close()
             shutil.rmtree(FRONTEND / self.dist_dir, ignore_errors=True)
             self._tsconfig_path.unlink(missing_ok=True)
+
+
+def process_group_stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to a server's process group (next spawns workers), SIGKILL if it lingers."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    except ProcessLookupError:
+        pass

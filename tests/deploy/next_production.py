@@ -10,7 +10,6 @@ a tsconfig of its own that extends the committed one (as tests/browser/next_site
 import json
 import os
 import shutil
-import signal
 import subprocess
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import httpx
 from openguru.providers.vectorstore.lite_server import free_port
 
-from tests.browser.next_site import FRONTEND
+from tests.browser.next_site import FRONTEND, process_group_stop
 
 NEXT = FRONTEND / "node_modules" / ".bin" / "next"
 
@@ -95,13 +94,7 @@ class NextProduction:
     def stop(self) -> None:
         if self._process is not None:
             try:
-                os.killpg(self._process.pid, signal.SIGTERM)
-                self._process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self._process.pid, signal.SIGKILL)
-                self._process.wait()
-            except ProcessLookupError:
-                pass
+                process_group_stop(self._process)
             finally:
                 self._log.close()
         shutil.rmtree(FRONTEND / self.dist_dir, ignore_errors=True)

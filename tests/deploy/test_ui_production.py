@@ -18,6 +18,7 @@ from openguru.integrations.services import widget_id_create
 from playwright.sync_api import ConsoleMessage, Page
 
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.browser.conftest import chromium  # noqa: F401  (the browser tests' own)
 from tests.browser.host_site import embed_page
 from tests.browser.test_qa_site import lead
 from tests.deploy.next_production import NextProduction
@@ -80,17 +81,6 @@ def nginx(
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[BrowserThread]:
-    if not Path(settings.WIDGET_JS_PATH).is_file():
-        pytest.fail(f"{settings.WIDGET_JS_PATH} is not built: run `make install`")
-    browser = BrowserThread().start()
-    try:
-        yield browser
-    finally:
-        browser.stop()
-
-
 @dataclass
 class Watched:
     """A tab and everything that went wrong in it."""
@@ -105,7 +95,7 @@ class Watched:
 
 
 @pytest.fixture
-def tab(chromium: BrowserThread) -> Iterator[Watched]:
+def tab(chromium: BrowserThread) -> Iterator[Watched]:  # noqa: F811
     # bypass_csp stays False (Playwright's default): the browser enforces nginx's policy.
     page = chromium.new_page(viewport={"width": 1200, "height": 900})
     seen = Watched(page)
@@ -137,7 +127,7 @@ def test_the_dockerfile_builds_and_starts_the_ui_with_the_commands_used_here() -
 
 
 def test_pages_and_an_answer_work_under_nginx_csp(
-    chromium: BrowserThread,
+    chromium: BrowserThread,  # noqa: F811
     tab: Watched,
     nginx: NginxServer,
     ui: NextProduction,
@@ -185,7 +175,7 @@ def test_pages_and_an_answer_work_under_nginx_csp(
 
 
 def test_the_widget_answers_on_a_third_party_page_through_nginx(
-    chromium: BrowserThread,
+    chromium: BrowserThread,  # noqa: F811
     tab: Watched,
     nginx: NginxServer,
     python_guru: Guru,
