@@ -6,8 +6,6 @@
   not a 500 after its row was committed as RUNNING forever."""
 
 import re
-import shutil
-from pathlib import Path
 
 import httpx
 import pytest
@@ -16,7 +14,6 @@ from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.lite_server import free_port
 from openguru.sources.models import Crawl, DataSource
 
-from tests.fakes.docs_site import SMALL_DOCS, DocsSite
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.integration.web import web_server
 from tests.integration.worker import celery_worker, send_task, wait_until
@@ -30,14 +27,6 @@ TASK = "openguru.sources.tasks.source_process_task"
 SUMMARY_SWEEP = "openguru.sources.tasks.sources_enqueue_missing_summaries"
 WAIT_SECONDS = 300
 SLOW_PAGE_SECONDS = 6.0  # the broker goes down while the crawl waits for this page
-
-
-@pytest.fixture
-def site(tmp_path: Path):
-    root = tmp_path / "site"
-    shutil.copytree(SMALL_DOCS, root)
-    with DocsSite(root) as served:
-        yield served
 
 
 def _sweep(broker_url: str, name: str) -> None:

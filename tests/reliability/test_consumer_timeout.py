@@ -8,7 +8,6 @@ longer, and two workers: Celery's worker treats the closed channel as unrecovera
 once its task ends, while the broker hands the message to the other worker at once."""
 
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 
-from tests.fakes.docs_site import SMALL_DOCS, DocsSite
 from tests.integration.worker import celery_worker, send_task, wait_until
 from tests.reliability.services import DisposableRabbitMQ, disposable
 
@@ -34,14 +32,6 @@ ENV = {
     "SOURCE_HEARTBEAT_SECONDS": "1",
     "SOURCE_BUSY_RETRY_SECONDS": "1",
 }
-
-
-@pytest.fixture
-def site(tmp_path: Path):
-    root = tmp_path / "site"
-    shutil.copytree(SMALL_DOCS, root)
-    with DocsSite(root) as served:
-        yield served
 
 
 def _text(logs: list[Path]) -> str:

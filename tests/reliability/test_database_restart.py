@@ -2,11 +2,9 @@
 ends (a complete answer or an `error` event), new asks answer again within seconds without
 restarting anything, and the crawl finishes with the chunks of a clean run."""
 
-import shutil
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import httpx
 import pytest
@@ -16,7 +14,7 @@ from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
 
 from tests.answers.conftest import PAGES, page_url
-from tests.fakes.docs_site import SMALL_DOCS, DocsSite
+from tests.fakes.docs_site import DocsSite
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.integration.worker import REDIS_BROKER, purge, wait_until
 from tests.integration.worker import test_database_url as shared_database_url
@@ -40,14 +38,6 @@ WAIT_SECONDS = 300  # processes start in seconds on an idle machine, a minute on
 SLOW_PAGE_SECONDS = 6.0
 QUESTIONS = "SELECT count(*) FROM answers_question"
 SLOW_PAGES = ("tutorial/index.html", "api.html", "faq.html")
-
-
-@pytest.fixture
-def site(tmp_path: Path):
-    root = tmp_path / "site"
-    shutil.copytree(SMALL_DOCS, root)
-    with DocsSite(root) as served:
-        yield served
 
 
 @pytest.fixture

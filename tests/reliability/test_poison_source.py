@@ -5,7 +5,6 @@ source is FAILED with a reason a person can read, its previous index still servi
 
 import os
 import re
-import shutil
 import signal
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
 
-from tests.fakes.docs_site import SMALL_DOCS, DocsSite
 from tests.integration.worker import AMQP_BROKER, celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.timeout(900)]
@@ -32,14 +30,6 @@ ENV = {
     "SOURCE_BUSY_RETRY_SECONDS": "1",
     "SOURCE_MAX_CRASHED_RUNS": str(DEATHS),
 }
-
-
-@pytest.fixture
-def site(tmp_path: Path):
-    root = tmp_path / "site"
-    shutil.copytree(SMALL_DOCS, root)
-    with DocsSite(root) as served:
-        yield served
 
 
 def _pool_processes(worker_pid: int) -> list[int]:

@@ -4,7 +4,6 @@ vanished ones are gone, and the source and its guru have their summaries."""
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 from pathlib import Path
@@ -16,7 +15,7 @@ from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
 
-from tests.fakes.docs_site import SMALL_DOCS, DocsSite
+from tests.fakes.docs_site import DocsSite
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.integration.worker import AMQP_BROKER, celery_worker, purge, send_task, wait_until
 from tests.reliability.platform import llm_env
@@ -44,14 +43,6 @@ def _change(page: Path) -> None:
         assert old in text
         text = text.replace(old, new, 1)
     page.write_text(text)
-
-
-@pytest.fixture
-def site(tmp_path: Path):
-    root = tmp_path / "site"
-    shutil.copytree(SMALL_DOCS, root)
-    with DocsSite(root) as served:
-        yield served
 
 
 def _clean_count(site: DocsSite, slug: str) -> int:
