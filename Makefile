@@ -11,7 +11,7 @@ PYTEST := $(VENV)/bin/pytest -c backend/pyproject.toml --rootdir=.
 EVAL_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test test-fast install install-dev frontend-install lint typecheck pytest eval bench fmt clean
+.PHONY: run test test-fast openapi-snapshot install install-dev frontend-install lint typecheck pytest eval bench fmt clean
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -75,6 +75,10 @@ bench: install-dev
 	bash backend/scripts/services_up.sh
 	bash backend/scripts/browser_up.sh
 	$(PY) backend/scripts/bench.py $(BENCH_ARGS)
+
+## openapi-snapshot: after an intended API change, refresh the schema snapshot the tests compare with
+openapi-snapshot: install-dev
+	env -u DATABASE_URL OPENAPI_SNAPSHOT_WRITE=1 $(PYTEST) tests/core/test_openapi_snapshot.py -q
 
 clean:
 	rm -rf data reports/*.json reports/*.md reports/*.png

@@ -13,8 +13,8 @@ from openguru.api_v1 import chat as v1_chat
 from openguru.api_v1.chat_openapi import ChatCompletionsDoc
 from openguru.api_v1.openapi import V1AnswerDoc
 from openguru.core.openapi import SchemaOnlyApi
-from openguru.integrations import widget_ask
-from openguru.integrations.widget_openapi import WidgetAskDoc
+from openguru.integrations.widget import ask as widget_ask
+from openguru.integrations.widget.openapi import WidgetAskDoc
 
 from config.urls import urlpatterns as site_urlpatterns
 

@@ -22,8 +22,8 @@ sys.path[:0] = [str(BACKEND), str(REPO)]
 # milvus-lite 2.5 imports pkg_resources; the warning says nothing about this run.
 warnings.filterwarnings("ignore", message="pkg_resources is deprecated")
 
-from openguru.benchmarks.config import SECTIONS, BenchConfig  # noqa: E402
-from openguru.benchmarks.runner import run  # noqa: E402
+from benchmarks.config import SECTIONS, BenchConfig  # noqa: E402
+from benchmarks.runner import run  # noqa: E402
 
 
 def _parse() -> BenchConfig:

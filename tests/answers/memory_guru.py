@@ -7,9 +7,9 @@ import uuid
 from collections.abc import Sequence
 
 from django.utils import timezone
-from openguru.answers.engine import AskRequest, ask
-from openguru.answers.events import AnswerEvent
-from openguru.answers.providers import Providers
+from openguru.answers.engine.ask import AskRequest, ask
+from openguru.answers.engine.events import AnswerEvent
+from openguru.answers.engine.providers import Providers
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.fake import FakeEmbedder
 from openguru.providers.llm.fake import FakeLLM

@@ -8,9 +8,9 @@ import time
 import numpy as np
 import pytest
 from django.core.cache import cache
-from openguru.answers import engine
+from openguru.answers.engine import ask as engine
+from openguru.answers.engine.providers import providers_for
 from openguru.answers.models import OutOfContextQuestion, Question
-from openguru.answers.providers import providers_for
 from openguru.answers.selectors import question_slug_for
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.sources.models import DataSource

@@ -5,11 +5,11 @@ import asyncio
 import copy
 
 import pytest
-from openguru.answers import stages
-from openguru.answers.engine import AskRequest, ask
+from openguru.answers.engine import stages
+from openguru.answers.engine.ask import AskRequest, ask
+from openguru.answers.engine.pipeline import AnswerRun
+from openguru.answers.engine.providers import Providers
 from openguru.answers.models import Binge, OutOfContextQuestion, Question
-from openguru.answers.pipeline import AnswerRun
-from openguru.answers.providers import Providers
 from openguru.providers.llm.fake import FakeLLM
 
 from tests.answers.conftest import page_url

@@ -1,8 +1,8 @@
 """Extractive answers quote the sources' own sentences, never the heading-path prefix that
 chunks carry for the embedder, and bring along the code example a sentence introduces."""
 
-from openguru.answers.context import Context, without_prefix
-from openguru.answers.extractive import EXTRACTED_LABEL, MAX_CODE_LINES, extractive_answer
+from openguru.answers.engine.context import Context, without_prefix
+from openguru.answers.engine.extractive import EXTRACTED_LABEL, MAX_CODE_LINES, extractive_answer
 
 BODY = (
     "Create a virtual environment with python -m venv myenv. Activate the virtual environment "

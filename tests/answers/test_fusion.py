@@ -2,7 +2,7 @@
 
 import pytest
 from django.test import override_settings
-from openguru.answers.fusion import (
+from openguru.answers.engine.fusion import (
     RRF_K,
     FusionSettings,
     bm25_confidence_weight,

@@ -2,9 +2,9 @@
 checked on hand-made candidates."""
 
 import pytest
-from openguru.answers.context import build_contexts
-from openguru.answers.fusion import Candidate
-from openguru.answers.gate import trust_gate
+from openguru.answers.engine.context import build_contexts
+from openguru.answers.engine.fusion import Candidate
+from openguru.answers.engine.gate import trust_gate
 from openguru.providers.vectorstore.base import SearchHit
 
 pytestmark = pytest.mark.fast

@@ -1,9 +1,9 @@
 """Page-level ordering of retrieval candidates (hand-computed cases)."""
 
 import pytest
-from openguru.answers.fusion import Candidate
-from openguru.answers.pages import PAGE_RANK_K, by_page, page_of, page_scores
-from openguru.answers.retrieval import retrieve
+from openguru.answers.engine.fusion import Candidate
+from openguru.answers.engine.pages import PAGE_RANK_K, by_page, page_of, page_scores
+from openguru.answers.engine.retrieval import retrieve
 from openguru.providers.embeddings.fake import FakeEmbedder
 from openguru.providers.vectorstore.base import ChunkRecord, SearchHit
 from openguru.providers.vectorstore.memory import MemoryVectorStore

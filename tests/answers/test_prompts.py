@@ -4,8 +4,8 @@ of their <context> tags."""
 import datetime
 import re
 
-from openguru.answers.context import Context
-from openguru.answers.prompts import answer_messages
+from openguru.answers.engine.context import Context
+from openguru.answers.engine.prompts import answer_messages
 from openguru.gurus.models import Guru
 
 

@@ -1,7 +1,7 @@
 """References under an answer: one per source page, with an icon for the kind of source."""
 
 import pytest
-from openguru.answers.context import Context, references_for
+from openguru.answers.engine.context import Context, references_for
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_types

@@ -1,7 +1,7 @@
 """The decision trace of an answer and of a refusal, as the admin reads it back."""
 
 import pytest
-from openguru.answers.engine import AskRequest
+from openguru.answers.engine.ask import AskRequest
 from openguru.answers.models import OutOfContextQuestion
 
 from tests.answers.memory_guru import answer_events, indexed_guru, memory_providers

@@ -4,18 +4,18 @@ that sets it, where the gate uses it, and the service on a guru in the in-memory
 import asyncio
 
 import pytest
-from openguru.answers import stages
-from openguru.answers.calibration import (
+from openguru.answers.engine import stages
+from openguru.answers.engine.ask import AskRequest
+from openguru.answers.engine.fusion import Candidate
+from openguru.answers.engine.gate import gate_score, guru_threshold
+from openguru.answers.engine.pipeline import AnswerRun
+from openguru.answers.quality.calibration import (
     MIN_QUESTIONS,
     calibrated_threshold,
     guru_trust_calibrate,
     heading_questions,
     heading_scores,
 )
-from openguru.answers.engine import AskRequest
-from openguru.answers.fusion import Candidate
-from openguru.answers.gate import gate_score, guru_threshold
-from openguru.answers.pipeline import AnswerRun
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.base import SearchHit
 

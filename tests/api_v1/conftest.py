@@ -2,7 +2,7 @@
 uvicorn on loopback (the server `make run` uses)."""
 
 import pytest
-from openguru.integrations.services import admin_token_owner, api_key_create
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.answers.test_streaming_http import live_asgi  # noqa: F401

@@ -5,9 +5,9 @@ where an answer should be written by a model."""
 import httpx
 import openai
 import pytest
-from openguru.answers.engine import AskRequest
+from openguru.answers.engine.ask import AskRequest
+from openguru.answers.engine.refusal import REFUSAL
 from openguru.answers.models import Binge, Question
-from openguru.answers.refusal import REFUSAL
 from openguru.api_v1.conversations import HISTORY_TURNS, conversation_from_messages
 from openguru.core.errors import DomainError
 from openguru.gurus.models import Guru

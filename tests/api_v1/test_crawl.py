@@ -16,7 +16,7 @@ from django.db import connections
 from django.utils import timezone
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
-from openguru.integrations.services import api_key_create
+from openguru.integrations.apikeys.services import api_key_create
 from openguru.sources.crawls import crawl_run
 from openguru.sources.models import Crawl
 from pytest_django.fixtures import Settings

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 from openguru.answers.models import Binge, OutOfContextQuestion, Question
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.integrations.models import APIKey
-from openguru.integrations.services import admin_token_owner, api_key_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 

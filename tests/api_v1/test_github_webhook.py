@@ -10,8 +10,8 @@ from urllib.parse import urlencode
 
 import pytest
 from git import Repo
-from openguru.answers.providers import providers_for
-from openguru.answers.search import passages_search
+from openguru.answers.engine.providers import providers_for
+from openguru.answers.engine.search import passages_search
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource

@@ -15,11 +15,11 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
-from openguru.answers.refusal import NO_SOURCES
+from openguru.answers.engine.refusal import NO_SOURCES
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
-from openguru.integrations.services import api_key_create
+from openguru.integrations.apikeys.services import api_key_create
 
 from tests.answers.conftest import page_url
 from tests.answers.test_answer_engine import IN_SCOPE

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from openguru.benchmarks.capacity import QUICK_CAPACITY, CapacityPlan, embedder_summary
-from openguru.benchmarks.capacity_embedding import cpu_s_per_thousand, cycled, topics_text
-from openguru.benchmarks.capacity_search import mb_per_100k_chunks, mb_per_guru
-from openguru.benchmarks.capacity_worker import proc_status_mb
-from openguru.benchmarks.config import BenchConfig
+from benchmarks.capacity import QUICK_CAPACITY, CapacityPlan, embedder_summary
+from benchmarks.capacity_embedding import cpu_s_per_thousand, cycled, topics_text
+from benchmarks.capacity_search import mb_per_100k_chunks, mb_per_guru
+from benchmarks.capacity_worker import proc_status_mb
+from benchmarks.config import BenchConfig
 
 
 def test_capacity_alone_needs_the_database_but_no_docs_guru() -> None:
@@ -105,7 +105,7 @@ class _LengthEmbedder:
 
 
 def test_the_service_deals_a_request_over_every_replica_and_keeps_its_order() -> None:
-    from openguru.benchmarks.embed_server import SpreadEncoder
+    from benchmarks.embed_server import SpreadEncoder
 
     model = _LengthEmbedder()
     texts = ["x" * n for n in (3, 1, 4, 1, 5, 9, 2, 6)]
@@ -120,7 +120,7 @@ def test_the_service_deals_a_request_over_every_replica_and_keeps_its_order() ->
 
 @pytest.mark.slow
 def test_the_embedding_service_returns_the_local_models_vectors_on_both_wires(settings) -> None:
-    from openguru.benchmarks.embed_server import MODEL, build_server
+    from benchmarks.embed_server import MODEL, build_server
     from openguru.providers.embeddings.factory import build_embedder
     from openguru.providers.embeddings.local import SentenceTransformerEmbedder
 

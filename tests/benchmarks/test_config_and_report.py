@@ -4,9 +4,9 @@ import json
 from pathlib import Path
 
 import pytest
-from openguru.benchmarks.config import SECTIONS, SLACK_ONE_AT_A_TIME, WARMUP_QUESTIONS, BenchConfig
-from openguru.benchmarks.report import REPORT_KEYS, build_report, write_report
-from openguru.benchmarks.search import SearchPlan, large_size, projected_seconds
+from benchmarks.config import SECTIONS, SLACK_ONE_AT_A_TIME, WARMUP_QUESTIONS, BenchConfig
+from benchmarks.report import REPORT_KEYS, build_report, write_report
+from benchmarks.search import SearchPlan, large_size, projected_seconds
 
 
 def test_sections_run_in_their_fixed_order() -> None:
@@ -84,7 +84,7 @@ def test_report_has_every_key_and_nulls_for_sections_not_run(tmp_path: Path) -> 
 
 
 def test_the_report_says_how_questions_and_passages_were_embedded(settings) -> None:
-    from openguru.benchmarks.runner import report_settings
+    from benchmarks.runner import report_settings
 
     config = BenchConfig.build(sections=("ttft",), output=Path("x.json"))
     settings.EMBEDDING_LOCAL_QUERY_BACKEND = "onnx-int8"

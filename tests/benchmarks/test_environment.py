@@ -2,9 +2,9 @@
 
 import psycopg
 import pytest
+from benchmarks.environment import bench_environment, recreate_postgres_database
+from benchmarks.paths import BenchPaths
 from django.conf import settings
-from openguru.benchmarks.environment import bench_environment, recreate_postgres_database
-from openguru.benchmarks.paths import BenchPaths
 
 needs_postgresql = pytest.mark.skipif(
     settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",

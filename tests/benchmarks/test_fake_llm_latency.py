@@ -7,7 +7,7 @@ from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 import pytest
-from openguru.answers.prompts import RELEVANCE_SCHEMA
+from openguru.answers.engine.prompts import RELEVANCE_SCHEMA
 from openguru.providers.llm.base import ChatMessage
 from openguru.providers.llm.openai_compatible import OpenAICompatibleLLM
 

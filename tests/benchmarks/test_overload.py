@@ -3,8 +3,8 @@
 import itertools
 import random
 
-from openguru.benchmarks.overload import arrival_times, level_row, sustainable_rate
-from openguru.benchmarks.sse import AskOutcome
+from benchmarks.overload import arrival_times, level_row, sustainable_rate
+from benchmarks.sse import AskOutcome
 
 
 def test_arrivals_are_poisson_at_the_asked_rate_within_the_window() -> None:

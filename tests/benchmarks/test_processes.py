@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from openguru.benchmarks.processes import (
+from benchmarks.processes import (
     ChildProcesses,
     PeakRss,
     cpu_seconds,

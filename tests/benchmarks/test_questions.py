@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from openguru.benchmarks.collection import evenly_spaced
-from openguru.benchmarks.questions import (
+from benchmarks.collection import evenly_spaced
+from benchmarks.questions import (
     TEMPLATES,
     DistinctFilter,
     QuestionSupply,

@@ -1,8 +1,8 @@
 """A tiny end-to-end run of the search section against the real Milvus Lite server."""
 
 import pytest
+from benchmarks.search import SearchPlan, run_search
 from django.conf import settings
-from openguru.benchmarks.search import SearchPlan, run_search
 
 pytestmark = pytest.mark.slow
 

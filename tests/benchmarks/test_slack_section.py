@@ -1,7 +1,7 @@
 """The Slack section's arithmetic: which Slack Web API calls belong to which event, and the
 times from sending an event to its Thinking post, first edit and final answer."""
 
-from openguru.benchmarks.slack import _replies, _summary
+from benchmarks.slack import _replies, _summary
 
 from tests.fakes.slack_server import FakeSlackServer, SlackCall
 

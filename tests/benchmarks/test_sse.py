@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
-from openguru.benchmarks.sse import AskOutcome, SseParser, ask_stream, parse_events
+from benchmarks.sse import AskOutcome, SseParser, ask_stream, parse_events
 
 
 def test_parser_joins_data_lines_and_skips_comments() -> None:

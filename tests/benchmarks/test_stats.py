@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from openguru.benchmarks.stats import p50_p95, per_second, percentile, ratio, rounded
+from benchmarks.stats import p50_p95, per_second, percentile, ratio, rounded
 
 
 @pytest.mark.parametrize("q", [0, 5, 25, 50, 90, 95, 99, 100])

@@ -12,9 +12,9 @@ import discord
 import pytest
 from django.test import Client
 from openguru.gurus.models import Guru
-from openguru.integrations.integration_services import IntegrationSetup, integration_create
+from openguru.integrations.apikeys.services import admin_token_owner
+from openguru.integrations.bots.services import IntegrationSetup, integration_create
 from openguru.integrations.models import Integration
-from openguru.integrations.services import admin_token_owner
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.bots.discord_models import GUILD, HELP, TOKEN

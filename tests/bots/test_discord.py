@@ -10,11 +10,11 @@ import discord
 import pytest
 from django.conf import settings as django_settings
 from openguru.answers.models import Question
+from openguru.integrations.apikeys.services import admin_token_owner
 from openguru.integrations.bots.discord_bot import discord_route
 from openguru.integrations.bots.routing import Route
-from openguru.integrations.integration_services import IntegrationSetup, integration_create
+from openguru.integrations.bots.services import IntegrationSetup, integration_create
 from openguru.integrations.models import Integration, Thread
-from openguru.integrations.services import admin_token_owner
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.bots.discord_models import (

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 from django.conf import settings
 from openguru.gurus.models import Guru
-from openguru.integrations.integration_services import IntegrationSetup, integration_create
+from openguru.integrations.apikeys.services import admin_token_owner
+from openguru.integrations.bots.services import IntegrationSetup, integration_create
 from openguru.integrations.models import Integration
-from openguru.integrations.services import admin_token_owner
 
 from tests.bots.discord_models import ALICE, GUILD, HELP, QUESTION, discord_user
 from tests.fakes.discord_gateway import HEARTBEAT, IDENTIFY, RESUME, FakeDiscordGateway

@@ -5,7 +5,7 @@ outage itself: tests/reliability/test_slack_broker_outage.py)."""
 
 from openguru.answers.models import Question
 from openguru.integrations.bots.replies import FAILED
-from openguru.integrations.integration_services import slack_event_take
+from openguru.integrations.bots.services import slack_event_take
 from openguru.integrations.models import Integration, SlackEvent, Thread
 from openguru.integrations.tasks import slack_events_send_unsent
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from benchmarks.chromium import BrowserThread, PageServer
 from django.conf import settings
-from openguru.benchmarks.chromium import BrowserThread, PageServer
 from openguru.gurus.models import Guru
-from openguru.integrations.services import widget_id_create
+from openguru.integrations.widget.services import widget_id_create
 from playwright.sync_api import Page
 
 from tests.answers.conftest import python_guru  # noqa: F401

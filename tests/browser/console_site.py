@@ -5,8 +5,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+from benchmarks.chromium import BrowserThread
 from django.contrib.auth import get_user_model
-from openguru.benchmarks.chromium import BrowserThread
 from playwright.sync_api import Page
 
 from tests.browser.next_site import NextSite

@@ -14,9 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from benchmarks.chromium import BrowserThread
 from django.core.cache import cache
 from openguru.answers.models import Binge, Question, Vote
-from openguru.benchmarks.chromium import BrowserThread
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.lite_server import free_port, wait_for_port

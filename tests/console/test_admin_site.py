@@ -6,8 +6,8 @@ from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
-from openguru.integrations.integration_services import IntegrationSetup, integration_create
-from openguru.integrations.services import api_key_create
+from openguru.integrations.apikeys.services import api_key_create
+from openguru.integrations.bots.services import IntegrationSetup, integration_create
 
 from tests.console.conftest import make_guru, seed_week
 

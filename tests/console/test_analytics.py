@@ -5,7 +5,7 @@ numbers on SQLite (the top sources are counted with each database's own JSON fun
 from datetime import date, timedelta
 
 import pytest
-from openguru.answers.analytics import interval_get
+from openguru.answers.analytics.selectors import interval_get
 from openguru.core.platform_settings import platform_settings_update
 
 from tests.console.conftest import GUIDE, NOTES, A, B, make_guru, seed_week, today

@@ -2,8 +2,9 @@
 error (the existing ones and the console's own)."""
 
 import pytest
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.integrations.models import Integration
-from openguru.integrations.services import admin_token_owner, api_key_create, widget_id_create
+from openguru.integrations.widget.services import widget_id_create
 from openguru.sources.models import Crawl, DataSource
 from rest_framework.test import APIClient
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 from openguru.gurus.models import Guru
-from openguru.integrations.integration_services import IntegrationSetup, integration_create
+from openguru.integrations.apikeys.services import admin_token_owner
+from openguru.integrations.bots.services import IntegrationSetup, integration_create
 from openguru.integrations.models import Integration
-from openguru.integrations.services import admin_token_owner
 
 from tests.console.conftest import make_guru
 from tests.fakes.discord_server import FakeDiscordServer

@@ -7,7 +7,7 @@ import json
 
 import openpyxl
 import pytest
-from openguru.integrations.services import admin_token_owner, api_key_create
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from rest_framework.test import APIClient
 
 from tests.console.conftest import make_guru, seed_week

@@ -4,7 +4,7 @@ group first, labelled by its frequent words."""
 
 import numpy as np
 import pytest
-from openguru.answers.gaps import cluster_labels, gap_label
+from openguru.answers.analytics.gaps import cluster_labels, gap_label
 from openguru.providers.embeddings.factory import get_embedder
 
 from tests.conftest import clear_provider_caches

@@ -23,7 +23,8 @@ from django.test import Client
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from openguru.answers.models import Question
-from openguru.integrations.services import admin_token_owner, api_key_create, widget_id_create
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
+from openguru.integrations.widget.services import widget_id_create
 from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
 from openguru.sources.models import DataSource
 from schemathesis.checks import not_a_server_error

@@ -16,7 +16,7 @@ from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection, connections
-from openguru.answers import groundwork
+from openguru.answers.engine import groundwork
 from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
 from openguru.answers.services import binge_create, vote_record
 from openguru.core.platform_settings import platform_settings_update

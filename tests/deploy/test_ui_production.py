@@ -10,11 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
+from benchmarks.chromium import BrowserThread, PageServer
 from django.conf import settings
 from openguru.answers.models import Question
-from openguru.benchmarks.chromium import BrowserThread, PageServer
 from openguru.gurus.models import Guru
-from openguru.integrations.services import widget_id_create
+from openguru.integrations.widget.services import widget_id_create
 from playwright.sync_api import ConsoleMessage, Page
 
 from tests.answers.test_answer_engine import IN_SCOPE

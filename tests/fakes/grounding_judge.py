@@ -1,4 +1,4 @@
-"""What the loopback LLM answers to the grounding check (`answers/grounding.py`): a verdict per
+"""What the loopback LLM answers to the grounding check (`answers/quality/grounding.py`): a verdict per
 claim from the share of the claim's words that a context holds, so an answer sentence copied
 from a context is "supported", one half made of a context's words "partly", and one the
 contexts never mention (like `UNSUPPORTED_SENTENCE`, which the fake can add to answers)

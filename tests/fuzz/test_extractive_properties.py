@@ -5,8 +5,8 @@ and code block is the sources' own words, cited to the context it came from."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from openguru.answers.context import Context
-from openguru.answers.extractive import EXTRACTED_LABEL, extracted_quotes, extractive_answer
+from openguru.answers.engine.context import Context
+from openguru.answers.engine.extractive import EXTRACTED_LABEL, extracted_quotes, extractive_answer
 
 from tests.fuzz.strategies import code, fuzz, markdown, prose
 

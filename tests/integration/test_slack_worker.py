@@ -2,13 +2,13 @@
 endpoint enqueues, run where it runs in production, posting to the Slack Web API stand-in."""
 
 import pytest
-from openguru.integrations.integration_services import (
+from openguru.integrations.apikeys.services import admin_token_owner
+from openguru.integrations.bots.services import (
     IntegrationSetup,
     integration_create,
     slack_event_take,
 )
 from openguru.integrations.models import Integration
-from openguru.integrations.services import admin_token_owner
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.fakes.slack_server import FakeSlackServer

@@ -2,9 +2,9 @@ import hashlib
 
 import pytest
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.integrations.domains import origin_allowed
+from openguru.integrations.apikeys.services import api_key_authenticate, api_key_create
 from openguru.integrations.models import APIKey
-from openguru.integrations.services import api_key_authenticate, api_key_create
+from openguru.integrations.widget.domains import origin_allowed
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from openguru.integrations.services import admin_token_owner, api_key_create
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 
 from tests.integration.web import web_server
 from tests.integration.worker import AMQP_BROKER, celery_worker, purge, wait_until

@@ -13,8 +13,9 @@ import httpx
 import pytest
 from mcp import Client
 from openguru.answers import admission
-from openguru.answers.admission import OVERLOADED_MSG
-from openguru.integrations.services import admin_token_owner, api_key_create, widget_id_create
+from openguru.answers.engine.admission import OVERLOADED_MSG
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
+from openguru.integrations.widget.services import widget_id_create
 
 from tests.answers.conftest import python_guru, stream_calls  # noqa: F401  (three indexed pages)
 from tests.answers.test_streaming_http import live_asgi, read_events  # noqa: F401

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
-from openguru.integrations.services import admin_token_owner, api_key_create
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.providers.vectorstore.lite_server import free_port, start_lite_server
 

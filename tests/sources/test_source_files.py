@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.test import Client
 from openguru.gurus.models import Guru
-from openguru.integrations.services import api_key_create
+from openguru.integrations.apikeys.services import api_key_create
 from openguru.sources.models import DataSource
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient

@@ -5,7 +5,7 @@ come from there as a browser would get them."""
 import pytest
 from openguru.gurus.models import Guru
 from openguru.integrations.models import WidgetId
-from openguru.integrations.services import widget_id_create
+from openguru.integrations.widget.services import widget_id_create
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.answers.test_streaming_http import live_asgi  # noqa: F401

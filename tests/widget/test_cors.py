@@ -5,7 +5,7 @@ an origin its own widget id allows. Only the widget's endpoints speak CORS at al
 import httpx
 import pytest
 from openguru.gurus.services import guru_create
-from openguru.integrations.services import widget_id_create
+from openguru.integrations.widget.services import widget_id_create
 
 from tests.widget.conftest import SITE
 

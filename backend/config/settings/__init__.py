@@ -38,7 +38,7 @@ MIDDLEWARE = [
     # The request id (X-Request-ID) for log lines and the tasks the request enqueues.
     "django_guid.middleware.guid_middleware",
     # Before the rest, so a preflight is answered before anything else looks at it.
-    "openguru.integrations.cors.WidgetCorsMiddleware",
+    "openguru.integrations.widget.cors.WidgetCorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -53,12 +53,12 @@ MIDDLEWARE = [
 ANSWER_MIDDLEWARE = [
     "openguru.core.metrics_http.http_metrics",
     "django_guid.middleware.guid_middleware",
-    "openguru.integrations.cors.WidgetCorsMiddleware",  # the widget's ask streams from here
+    "openguru.integrations.widget.cors.WidgetCorsMiddleware",  # the widget's ask streams from here
     "openguru.core.asgi.api_security_headers",
     "openguru.core.exception_handler.DatabaseOutageMiddleware",
 ]
 
-# CORS only for the embeddable widget's endpoints (openguru/integrations/cors.py): granted to
+# CORS only for the embeddable widget's endpoints (openguru/integrations/widget/cors.py): granted to
 # the origins its widget ids allow, decided per request, never by a fixed list.
 CORS_URLS_REGEX = r"^/api/(widget/(guru|ask|binge)|[-\w]+/(follow_up/examples|record_vote))/$"
 CORS_ALLOWED_ORIGINS: list[str] = []
@@ -157,7 +157,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "openguru.core.auth.AdminTokenAuthentication",
         # A key of a staff user may also call the admin endpoints (the quick start's path).
-        "openguru.integrations.auth.APIKeyAuthentication",
+        "openguru.integrations.apikeys.auth.APIKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["openguru.core.auth.IsAdmin"],

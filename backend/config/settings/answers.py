@@ -11,7 +11,7 @@ ASK_RATE_LIMIT_PER_MINUTE = env.int("ASK_RATE_LIMIT_PER_MINUTE", default=30)
 # public ask endpoints and the widget; a guru may set its own. 0: no limit.
 ANONYMOUS_ASKS_PER_HOUR = env.int("ANONYMOUS_ASKS_PER_HOUR", default=30)
 ANONYMOUS_ASKS_PER_DAY = env.int("ANONYMOUS_ASKS_PER_DAY", default=100)
-# Load shedding (answers/admission.py), per server process: at most this many answers at once
+# Load shedding (answers/engine/admission.py), per server process: at most this many answers at once
 # on every channel, from the ask to the stream's end (0: no limit); up to ANSWER_MAX_QUEUED more
 # wait up to ANSWER_QUEUE_WAIT_SECONDS for one to end; the rest get 503 `overloaded` at once.
 ANSWER_MAX_IN_FLIGHT = env.int("ANSWER_MAX_IN_FLIGHT", default=32)
@@ -25,18 +25,19 @@ ANSWER_SHORT_MAX_WORDS = env.int("ANSWER_SHORT_MAX_WORDS", default=150)
 # nginx); from any other peer the header is ignored. Empty: the peer address is the client.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 # With an LLM, each saved answer's claims are checked against its sources afterwards (one more
-# LLM call, on the light queue; answers/grounding.py) and its trust score lowered for claims
+# LLM call, on the light queue; answers/quality/grounding.py) and its trust score lowered for claims
 # they do not back.
 ANSWER_GROUNDING = env.bool("ANSWER_GROUNDING", default=True)
-# Hybrid fusion (answers/fusion.py), settled by `make eval`: rrf | convex.
+# Hybrid fusion (answers/engine/fusion.py), settled by `make eval`: rrf | convex.
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="rrf")
 # convex: the dense share w of w * dense + (1 - w) * bm25 (normalised scores).
 RETRIEVAL_DENSE_WEIGHT = env.float("RETRIEVAL_DENSE_WEIGHT", default=0.8)
 # rrf: how much a BM25 ranking counts next to the dense one. "auto": per question, from how far
-# BM25's best score stands above its tenth (answers/fusion.py; ahead of every fixed weight on
+# BM25's best score stands above its tenth (answers/engine/fusion.py; ahead of every fixed weight on
 # the dev sets); a number fixes it (1.0 = plain RRF, 0.3 the best fixed weight).
 RETRIEVAL_BM25_WEIGHT = env.str("RETRIEVAL_BM25_WEIGHT", default="auto")
-# Candidates ordered by page (answers/pages.py): the first ten places go to the best chunk of each
+# Candidates ordered by page (answers/engine/pages.py): the first ten places go to the best chunk
+# of each
 # of the ten pages whose best sections rank highest. Off until `make eval` settles it
 # (docs/benchmarks.md, "Fusion and pages").
 RETRIEVAL_PAGE_AGGREGATION = env.bool("RETRIEVAL_PAGE_AGGREGATION", default=False)

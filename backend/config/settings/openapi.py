@@ -64,8 +64,8 @@ SPECTACULAR_SETTINGS = {
         "V1SourceTypeEnum": ["FAQ", "GITHUB_REPO", "PDF", "TEXT", "WEBSITE", "YOUTUBE"],
         "IntegrationTypeEnum": "openguru.integrations.models.Integration.Type",
         "SlackPayloadTypeEnum": ["url_verification", "event_callback"],
-        "ExportChannelEnum": "openguru.answers.analytics_rows.CHANNEL_FILTERS",
-        "AnswerModeEnum": "openguru.answers.groundwork.ANSWER_MODES",
+        "ExportChannelEnum": "openguru.answers.analytics.rows.CHANNEL_FILTERS",
+        "AnswerModeEnum": "openguru.answers.engine.groundwork.ANSWER_MODES",
     },
     # Swagger UI and its assets come from the installed sidecar package: the docs page works
     # without internet. No validator badge: it would send the schema's address to swagger.io.

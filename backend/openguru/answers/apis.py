@@ -20,21 +20,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.answers.admission import admitted_ask
-from openguru.answers.engine import AskRequest
-from openguru.answers.events import AnswerEvent
-from openguru.answers.groundwork import ANSWER_MODES
+from openguru.answers.engine.admission import admitted_ask
+from openguru.answers.engine.ask import AskRequest
+from openguru.answers.engine.events import AnswerEvent
+from openguru.answers.engine.groundwork import ANSWER_MODES
+from openguru.answers.engine.providers import providers_for
 from openguru.answers.models import Binge, Question
-from openguru.answers.providers import providers_for
-from openguru.answers.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.answers.selectors import question_get
-from openguru.answers.site import question_page_extras
-from openguru.answers.site_apis import BINGE_PARAMETER, QUESTION_ERRORS, question_from_request
+from openguru.answers.site.apis import BINGE_PARAMETER, QUESTION_ERRORS, question_from_request
+from openguru.answers.site.selectors import question_page_extras
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
 from openguru.core.json_body import parse_json_body
 from openguru.core.openapi import errors
+from openguru.core.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
 

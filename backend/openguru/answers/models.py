@@ -59,7 +59,8 @@ class Question(TimeStampedModel):
     # Suggested next questions (the widget's follow-up examples), made once per answer by the
     # LLM; None: not made yet (a regenerated answer clears them).
     follow_up_examples = models.JSONField(null=True, blank=True)
-    # The claims checked against the answer's contexts after it was saved (answers/grounding.py
+    # The claims checked against the answer's contexts after it was saved
+    # (answers/quality/grounding.py
     # says the shape); None: not checked (yet), or no check is made (no LLM).
     grounding = models.JSONField(null=True, blank=True)
 

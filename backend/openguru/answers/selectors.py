@@ -6,9 +6,9 @@ from django.db import connection
 from django.db.models import Case, Count, Q, QuerySet, When
 from django.utils.text import slugify
 
+from openguru.answers.engine.question_vectors import similar_vectors
+from openguru.answers.engine.wording import same_question
 from openguru.answers.models import Binge, Question, Vote
-from openguru.answers.question_vectors import similar_vectors
-from openguru.answers.wording import same_question
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import partial_instance
 from openguru.gurus.models import Guru

@@ -12,14 +12,14 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from kombu.exceptions import OperationalError
 
-from openguru.answers.grounding import (
+from openguru.answers.engine.providers import providers_for
+from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
+from openguru.answers.quality.grounding import (
     answer_grounding,
     content_digest,
     grounded_trust,
     stored_contexts,
 )
-from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
-from openguru.answers.providers import providers_for
 from openguru.core.metrics import answer_record, refusal_record
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource

@@ -6,8 +6,8 @@ from typing import Any
 
 from celery import shared_task
 
-from openguru.answers.calibration import guru_trust_calibrate
-from openguru.answers.providers import providers_for
+from openguru.answers.engine.providers import providers_for
+from openguru.answers.quality.calibration import guru_trust_calibrate
 from openguru.answers.services import question_grounding_check
 from openguru.gurus.models import Guru
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from openguru.answers.analytics_apis import GuruAnalyticsApi, GuruGapsApi, GuruRefusalsApi
+from openguru.answers.analytics.apis import GuruAnalyticsApi, GuruGapsApi, GuruRefusalsApi
 from openguru.answers.apis import (
     BingeCreateApi,
     BingeDetailApi,
@@ -8,13 +8,13 @@ from openguru.answers.apis import (
     answer_json,
     answer_stream,
 )
-from openguru.answers.site_apis import (
+from openguru.answers.quality.trace_apis import QuestionTraceApi, RefusalTraceApi
+from openguru.answers.site.apis import (
     GuruOverviewApi,
     QuestionFollowUpsApi,
     QuestionVoteApi,
     SitemapQuestionsApi,
 )
-from openguru.answers.trace_apis import QuestionTraceApi, RefusalTraceApi
 
 urlpatterns = [
     path("gurus/<slug:slug>/answer/stream/", answer_stream, name="answer-stream"),

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
-from openguru.answers.ratelimit import api_key_rate_limit_check
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get
-from openguru.integrations.auth import api_key_from_request
+from openguru.integrations.apikeys.auth import api_key_from_request
 from openguru.integrations.models import APIKey
 
 

@@ -4,12 +4,12 @@ the API key, which their clients send as `Authorization: Bearer <key>` as often 
 
 from collections.abc import Sequence
 
-from openguru.answers.admission import admitted_ask
-from openguru.answers.engine import AskRequest, Providers
+from openguru.answers.engine.admission import admitted_ask
+from openguru.answers.engine.ask import AskRequest, Providers
 from openguru.api_v1.answer import first_event
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.integrations.apikeys.services import api_key_authenticate
 from openguru.integrations.models import APIKey
-from openguru.integrations.services import api_key_authenticate
 
 
 def raw_api_key(*, x_api_key: str, authorization: str) -> str:

@@ -23,16 +23,16 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from openguru.answers.analytics import INTERVALS, Interval, interval_get
-from openguru.answers.analytics_rows import (
+from openguru.answers.analytics.rows import (
     CHANNEL_FILTERS,
     SOURCE_FILTERS,
     ExportFilters,
     ExportRow,
     export_rows,
 )
-from openguru.answers.ratelimit import api_key_rate_limit_check
+from openguru.answers.analytics.selectors import INTERVALS, Interval, interval_get
 from openguru.core.openapi import errors
+from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.gurus.selectors import guru_get
 from openguru.integrations.models import APIKey
 

@@ -1,4 +1,4 @@
-"""POST /api/v1/<guru_slug>/answer/: Gurubase's ask, on `answers.engine.ask` like every channel.
+"""POST /api/v1/<guru_slug>/answer/: Gurubase's ask, on `answers.engine.ask.ask` like every channel.
 
 JSON by default; with `stream: true` the body is the raw markdown answer (no SSE framing), its
 first line `# <question>`, written as the engine produces it. A refusal is a 400 before any
@@ -17,11 +17,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
-from openguru.answers.admission import admitted_ask
-from openguru.answers.engine import AskRequest
-from openguru.answers.events import AnswerEvent
+from openguru.answers.engine.admission import admitted_ask
+from openguru.answers.engine.ask import AskRequest
+from openguru.answers.engine.events import AnswerEvent
+from openguru.answers.engine.providers import providers_for
 from openguru.answers.models import Binge, Question
-from openguru.answers.providers import providers_for
 from openguru.answers.selectors import (
     binge_get,
     binge_unused_for,

@@ -3,7 +3,7 @@ so any OpenAI client can ask it (`base_url=".../api/v1/<guru_slug>"`, `api_key=<
 key is read from `Authorization: Bearer` as the SDK sends it, or from `X-API-KEY`).
 
 The last user message is the question and the user/assistant turns before it the conversation,
-which the engine gets as history (`conversations.py`). Answers come from `answers.engine.ask`
+which the engine gets as history (`conversations.py`). Answers come from `answers.engine.ask.ask`
 like every channel's, followed by a "Sources:" list of the references the text does not link
 already. Unknown OpenAI parameters (temperature, tools, ...) are ignored: the guru's own
 settings decide. `model` is echoed back, or the guru's slug when none is given.
@@ -30,11 +30,11 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 
-from openguru.answers.admission import admitted_ask
-from openguru.answers.engine import AskRequest
-from openguru.answers.events import AnswerEvent
+from openguru.answers.engine.admission import admitted_ask
+from openguru.answers.engine.ask import AskRequest
+from openguru.answers.engine.events import AnswerEvent
+from openguru.answers.engine.providers import providers_for
 from openguru.answers.models import Binge, Question
-from openguru.answers.providers import providers_for
 from openguru.api_v1.access import Caller, caller_guru
 from openguru.api_v1.agents import agent_api_key, answer_markdown, engine_error, sources_suffix
 from openguru.api_v1.answer import first_event

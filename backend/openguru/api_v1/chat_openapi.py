@@ -13,7 +13,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from openguru.core.openapi import ErrorSerializer, EventStream, SchemaOnlyApi, errors
-from openguru.integrations.auth import APIKeyAuthentication, HasAPIKey
+from openguru.integrations.apikeys.auth import APIKeyAuthentication, HasAPIKey
 
 # --- POST /api/v1/<guru_slug>/chat/completions ----------------------------------------------
 

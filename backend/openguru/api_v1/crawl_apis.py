@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.answers.ratelimit import api_key_rate_limit_check
+from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get
 from openguru.integrations.models import APIKey

@@ -30,11 +30,11 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 
-from openguru.answers.ratelimit import api_key_rate_limit_check
 from openguru.api_v1.agents import agent_api_key
 from openguru.api_v1.mcp_tools import tool_call, tool_list
 from openguru.core.asgi import ASGIApp, Scope
 from openguru.core.errors import DomainError
+from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.core.threads import run_blocking
 from openguru.integrations.models import APIKey
 

@@ -12,10 +12,10 @@ from typing import Any
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
-from openguru.answers.engine import AskRequest
+from openguru.answers.engine.ask import AskRequest
+from openguru.answers.engine.providers import providers_for
+from openguru.answers.engine.search import MAX_SEARCH_RESULTS, passages_search
 from openguru.answers.models import Question
-from openguru.answers.providers import providers_for
-from openguru.answers.search import MAX_SEARCH_RESULTS, passages_search
 from openguru.api_v1.agents import answer_markdown
 from openguru.api_v1.answer import MAX_QUESTION_CHARS
 from openguru.core.errors import DomainError, ErrorCode

@@ -16,7 +16,7 @@ from openguru.api_v1.apis import ANSWER_EXAMPLE, V1_ERRORS, AnswerOutput
 from openguru.api_v1.source_apis import IdsOutput
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import SchemaOnlyApi, errors
-from openguru.integrations.auth import APIKeyAuthentication, HasAPIKey
+from openguru.integrations.apikeys.auth import APIKeyAuthentication, HasAPIKey
 
 # --- POST /api/v1/<guru_slug>/answer/ ------------------------------------------------------
 

@@ -101,7 +101,7 @@ def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.S
 
 
 class APIKeyScheme(OpenApiAuthenticationExtension):
-    target_class = "openguru.integrations.auth.APIKeyAuthentication"
+    target_class = "openguru.integrations.apikeys.auth.APIKeyAuthentication"
     name = "ApiKey"
 
     def get_security_definition(self, auto_schema: openapi.AutoSchema) -> dict[str, str]:

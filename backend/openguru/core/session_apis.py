@@ -19,10 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.answers.ratelimit import client_fingerprint, client_ip, window_count
 from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
+from openguru.core.ratelimit import client_fingerprint, client_ip, window_count
 
 # Failed sign-ins one client may make per window before it must wait: enough for typos, too
 # few to guess a password.

@@ -1,5 +1,5 @@
 """The grounding check over an `--engine-answers` run: each saved LLM answer's claims checked
-against its contexts (`answers/grounding.py`), here in the eval's own process, as a worker
+against its contexts (`answers/quality/grounding.py`), here in the eval's own process, as a worker
 would after the answer (nothing waits for a worker), and the answers flagged counted."""
 
 from typing import Any

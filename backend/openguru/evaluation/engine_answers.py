@@ -1,4 +1,5 @@
-"""Answers as a user gets them: questions asked through the answer engine itself (`answers.engine.
+"""Answers as a user gets them: questions asked through the answer engine itself
+(`answers.engine.ask.
 ask`, the path every channel calls), with the configured LLM when there is one.
 
 Retrieval quality and the extractive step are measured without an LLM; this step is what they
@@ -20,8 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openguru.answers.engine import AskRequest, ask
-from openguru.answers.providers import Providers, providers_for
+from openguru.answers.engine.ask import AskRequest, ask
+from openguru.answers.engine.providers import Providers, providers_for
 from openguru.answers.services import guru_questions_delete
 from openguru.evaluation.answer_grounding import grounding_summary, guru_answers_ground
 from openguru.evaluation.answer_quality import contains_span, token_f1

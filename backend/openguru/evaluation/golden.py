@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from openguru.answers.providers import providers_for
+from openguru.answers.engine.providers import providers_for
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import PlatformSettings
 from openguru.evaluation.golden_measure import golden_measure, regression_reason

@@ -1,9 +1,10 @@
 """How a guru does on its golden set: recall@5 and the refusal rate, measured with the answers'
 own retrieval and trust gate, and no LLM call.
 
-Per question: the answers' hybrid retrieval (`answers.retrieval.retrieve`, reranked when a
-reranker is configured), its candidates merged into passages as `answers.search.passages_search`
-returns them, and the gate the answer engine applies (`answers.gate.answer_gate` with the
+Per question: the answers' hybrid retrieval (`answers.engine.retrieval.retrieve`, reranked when a
+reranker is configured), its candidates merged into passages as
+`answers.engine.search.passages_search`
+returns them, and the gate the answer engine applies (`answers.engine.gate.answer_gate` with the
 platform's threshold and margin). The relevance the gate reads is the reranker's, else the
 calibrated cosine: in default mode without a reranker the engine would first ask the LLM to
 judge relevance, which a run after every re-index should not pay for.
@@ -15,11 +16,11 @@ from typing import Any
 
 from django.conf import settings
 
-from openguru.answers.context import Context, build_contexts
-from openguru.answers.engine import check_index_model
-from openguru.answers.gate import answer_gate, guru_threshold
-from openguru.answers.providers import Providers
-from openguru.answers.retrieval import answer_mode, retrieve
+from openguru.answers.engine.ask import check_index_model
+from openguru.answers.engine.context import Context, build_contexts
+from openguru.answers.engine.gate import answer_gate, guru_threshold
+from openguru.answers.engine.providers import Providers
+from openguru.answers.engine.retrieval import answer_mode, retrieve
 from openguru.core.models import PlatformSettings
 from openguru.evaluation.models import GoldenPair
 from openguru.gurus.models import Guru

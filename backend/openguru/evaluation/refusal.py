@@ -5,11 +5,12 @@ answer engine decides to answer "I don't know" without calling an LLM. Asking in
 out-of-scope questions over the same sweep gives the trade-off between refusing what the guru
 cannot answer and wrongly refusing what it can.
 
-Each pair is also summarised by how well the gate's score (`answers.gate.gate_score`) separates
+Each pair is also summarised by how well the gate's score (`answers.engine.gate.gate_score`)
+separates
 the two sets whatever the threshold: the AUC (the chance an in-scope question scores above an
 out-of-scope one), the share of out-of-scope questions refused at the highest threshold that
 refuses at most IN_SCOPE_BUDGET of the in-scope ones, and the rates at the guru's calibrated
-threshold (`answers.calibration`) and at the deployment default.
+threshold (`answers.quality.calibration`) and at the deployment default.
 """
 
 import math
@@ -19,9 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 from django.conf import settings
 
-from openguru.answers.fusion import Candidate
-from openguru.answers.gate import answer_gate, gate_score
-from openguru.answers.retrieval import Mode
+from openguru.answers.engine.fusion import Candidate
+from openguru.answers.engine.gate import answer_gate, gate_score
+from openguru.answers.engine.retrieval import Mode
 from openguru.core.models import PlatformSettings
 
 THRESHOLD_STEPS = 20  # 0.0, 0.05, ..., 1.0

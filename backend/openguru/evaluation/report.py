@@ -155,7 +155,7 @@ def _refusal_summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
         "",
         "AUC: the chance an in-scope question scores above an out-of-scope one. At budget: the "
         "highest threshold refusing at most 10 % of in-scope questions. Calibrated: the guru's "
-        "own threshold (`answers.calibration`). Rates are refused out-of-scope / in-scope.",
+        "own threshold (`answers.quality.calibration`). Rates are refused out-of-scope / in-scope.",
         "",
         _row(["guru", "out of scope", "AUC", "at budget", "default", "calibrated"]),
         _row(["---", "---", "---:", "---", "---", "---"]),
@@ -276,7 +276,7 @@ def _engine_answer_table(records: Sequence[dict[str, Any]]) -> list[str]:
     lines = [
         "## Answers through the answer engine",
         "",
-        "Questions asked as a channel asks them (`answers.engine.ask`, answer cache emptied "
+        "Questions asked as a channel asks them (`answers.engine.ask.ask`, answer cache emptied "
         "first): hit, the answer contains a gold string; f1, its token F1 against the reference "
         "answer; a refused question scores 0. First text: from the request to the first words.",
         "",

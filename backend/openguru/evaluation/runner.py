@@ -10,11 +10,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openguru.answers.context import answer_contexts
-from openguru.answers.extractive import extracted_quotes
-from openguru.answers.fusion import Candidate
-from openguru.answers.gate import answer_gate, guru_threshold
-from openguru.answers.retrieval import Mode, answer_mode, retrieve
+from openguru.answers.engine.context import answer_contexts
+from openguru.answers.engine.extractive import extracted_quotes
+from openguru.answers.engine.fusion import Candidate
+from openguru.answers.engine.gate import answer_gate, guru_threshold
+from openguru.answers.engine.retrieval import Mode, answer_mode, retrieve
 from openguru.evaluation.corpus_index import EvalIndex
 from openguru.evaluation.metrics import DEEPEST_CUTOFF
 from openguru.evaluation.refusal import GateSettings, Refusals, refusals

@@ -9,9 +9,9 @@ from typing import Any
 
 from django.conf import settings
 
-from openguru.answers.calibration import CALIBRATION_QUESTIONS, guru_trust_calibrate
-from openguru.answers.fusion import FusionSettings
-from openguru.answers.retrieval import Mode
+from openguru.answers.engine.fusion import FusionSettings
+from openguru.answers.engine.retrieval import Mode
+from openguru.answers.quality.calibration import CALIBRATION_QUESTIONS, guru_trust_calibrate
 from openguru.core.models import PlatformSettings
 from openguru.evaluation.answer_quality import answer_record, score_quotes
 from openguru.evaluation.comparison import comparison_records

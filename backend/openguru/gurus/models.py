@@ -29,7 +29,7 @@ class Guru(TimeStampedModel):
     anonymous_asks_per_hour = models.PositiveIntegerField(null=True, blank=True)
     anonymous_asks_per_day = models.PositiveIntegerField(null=True, blank=True)
     # The trust gate's threshold calibrated from the guru's own corpus after ingestion
-    # (`answers.calibration`); None: not calibrated yet, the deployment's setting applies.
+    # (`answers.quality.calibration`); None: not calibrated yet, the deployment's setting applies.
     calibrated_trust_threshold = models.FloatField(null=True, blank=True)
     # A maintainer's own threshold: wins over the calibrated one; None: calibrated or default.
     trust_threshold = models.FloatField(

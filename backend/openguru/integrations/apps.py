@@ -7,4 +7,4 @@ class IntegrationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the widget's CORS decision to django-cors-headers' signal.
-        from openguru.integrations import cors  # noqa: F401
+        from openguru.integrations.widget import cors  # noqa: F401

@@ -13,8 +13,8 @@ def slack_event_task(slack_event_id: int) -> None:
 @shared_task(soft_time_limit=60, time_limit=90, ignore_result=True)
 def slack_events_send_unsent() -> int:
     """Beat's sweep: the Slack events taken while the broker was down, answered now."""
-    from openguru.integrations.integration_selectors import slack_events_unsent
-    from openguru.integrations.integration_services import slack_event_send
+    from openguru.integrations.bots.selectors import slack_events_unsent
+    from openguru.integrations.bots.services import slack_event_send
 
     sent = 0
     for slack_event_id in slack_events_unsent():

@@ -1,25 +1,24 @@
 from django.urls import path
 
-from openguru.integrations.apis import (
+from openguru.integrations.apikeys.apis import (
     APIKeyDetailApi,
     APIKeyListApi,
-    WidgetIdDetailApi,
-    WidgetIdListApi,
 )
-from openguru.integrations.bots.slack_api import SlackEventsApi
-from openguru.integrations.integration_apis import (
+from openguru.integrations.bots.apis import (
     IntegrationDetailApi,
     IntegrationListApi,
     IntegrationTestApi,
 )
-from openguru.integrations.slack_oauth_apis import SlackInstallApi, SlackOAuthApi
-from openguru.integrations.widget_apis import (
+from openguru.integrations.bots.slack_api import SlackEventsApi
+from openguru.integrations.bots.slack_oauth_apis import SlackInstallApi, SlackOAuthApi
+from openguru.integrations.widget.admin_apis import WidgetIdDetailApi, WidgetIdListApi
+from openguru.integrations.widget.apis import (
     FollowUpExamplesApi,
     RecordVoteApi,
     WidgetBingeApi,
     WidgetGuruApi,
 )
-from openguru.integrations.widget_ask import widget_ask
+from openguru.integrations.widget.ask import widget_ask
 
 urlpatterns = [
     path("api-keys/", APIKeyListApi.as_view(), name="api-key-list"),

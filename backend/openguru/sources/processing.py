@@ -145,7 +145,7 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
         crashed_runs=0,
     )
     if stats.changed and source.last_indexed_at:
-        from openguru.answers.staleness import questions_mark_stale
+        from openguru.answers.quality.staleness import questions_mark_stale
 
         questions_mark_stale(source_ids=[source.pk])
     if stats.changed:

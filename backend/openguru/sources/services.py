@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from openguru.answers.staleness import questions_mark_stale
+from openguru.answers.quality.staleness import questions_mark_stale
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.factory import get_vector_store

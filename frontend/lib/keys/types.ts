@@ -1,4 +1,4 @@
-/** `integrations/apis.py`: the list never holds a key, only its visible prefix. */
+/** `integrations/apikeys/apis.py`: the list never holds a key, only its visible prefix. */
 export interface ApiKey {
   id: number;
   name: string;

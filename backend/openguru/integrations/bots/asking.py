@@ -4,11 +4,11 @@ and the request: the thread's binge, and a question record of its own for every 
 
 import logging
 
-from openguru.answers.engine import AskRequest
-from openguru.answers.ratelimit import api_key_rate_limit_check
+from openguru.answers.engine.ask import AskRequest
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.ratelimit import api_key_rate_limit_check
+from openguru.integrations.apikeys.services import api_key_touch
 from openguru.integrations.bots.threads import BotThread, thread_history
-from openguru.integrations.services import api_key_touch
 
 logger = logging.getLogger(__name__)
 

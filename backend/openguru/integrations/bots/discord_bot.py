@@ -15,8 +15,8 @@ from openguru.integrations.bots.asking import BUSY, bot_ask_request
 from openguru.integrations.bots.discord_format import discord_link, split_message
 from openguru.integrations.bots.replies import THINKING, question_text, reply_markdown, reply_stream
 from openguru.integrations.bots.routing import Route, channel_mode
+from openguru.integrations.bots.selectors import discord_integration_get, thread_known
 from openguru.integrations.bots.threads import BotThread, thread_remember
-from openguru.integrations.integration_selectors import discord_integration_get, thread_known
 from openguru.integrations.models import Integration
 
 logger = logging.getLogger(__name__)

@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from openguru.answers.engine import AskRequest, ask
-from openguru.answers.providers import providers_for
+from openguru.answers.engine.ask import AskRequest, ask
+from openguru.answers.engine.providers import providers_for
 
 THINKING = "Thinking…"
 FAILED = "Sorry, I could not answer this right now. Please try again in a moment."

@@ -10,12 +10,12 @@ from django.db import transaction
 from slack_sdk.signature import SignatureVerifier
 
 from openguru.integrations.bots.routing import Route, channel_mode
-from openguru.integrations.crypto import secret_decrypt
-from openguru.integrations.integration_selectors import (
+from openguru.integrations.bots.selectors import (
     slack_integrations_for_team,
     thread_known,
 )
-from openguru.integrations.integration_services import slack_event_send, slack_event_take
+from openguru.integrations.bots.services import slack_event_send, slack_event_take
+from openguru.integrations.crypto import secret_decrypt
 from openguru.integrations.models import Integration
 
 

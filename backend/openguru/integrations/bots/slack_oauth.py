@@ -15,13 +15,13 @@ from slack_sdk.oauth import AuthorizeUrlGenerator
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get
-from openguru.integrations.integration_services import (
+from openguru.integrations.apikeys.services import admin_token_owner
+from openguru.integrations.bots.services import (
     IntegrationSetup,
     integration_create,
     integration_update,
 )
 from openguru.integrations.models import Integration
-from openguru.integrations.services import admin_token_owner
 
 _SALT = "openguru.slack-oauth"
 STATE_MAX_AGE_SECONDS = 600

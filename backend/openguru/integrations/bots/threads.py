@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from openguru.answers.models import Binge, Question
 from openguru.answers.services import binge_create
 from openguru.integrations.bots.replies import BotReply
-from openguru.integrations.integration_selectors import binge_latest_question, thread_binge
-from openguru.integrations.integration_services import thread_binge_set
+from openguru.integrations.bots.selectors import binge_latest_question, thread_binge
+from openguru.integrations.bots.services import thread_binge_set
 from openguru.integrations.models import Integration
 
 

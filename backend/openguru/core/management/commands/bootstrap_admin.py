@@ -8,8 +8,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.integrations.models import APIKey
-from openguru.integrations.services import admin_token_owner, api_key_create
 
 FIRST_KEY_NAME = "first-run"
 

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from openguru.answers.retrieval import MODES, Mode
+from openguru.answers.engine.retrieval import MODES, Mode
 from openguru.evaluation.charts import draw_charts
 from openguru.evaluation.concurrency import MemoizedQueryEmbedder
 from openguru.evaluation.corpus_index import ChunkSettings

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from openguru.core.errors import DomainError
-from openguru.integrations.services import admin_token_owner, api_key_create
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 
 
 class Command(BaseCommand):

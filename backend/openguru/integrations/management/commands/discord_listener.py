@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from openguru.integrations.bots.discord_run import DiscordBotError, discord_bots_run
-from openguru.integrations.integration_selectors import discord_integrations_to_run
+from openguru.integrations.bots.selectors import discord_integrations_to_run
 
 
 class Command(BaseCommand):

@@ -1,0 +1,245 @@
+"""The public Q&A site's reads and writes: a guru's front page, the sitemap, votes and suggested
+follow-up questions. No credentials; active gurus only."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from openguru.answers.models import Question, Vote
+from openguru.answers.selectors import question_vote_counts
+from openguru.answers.services import vote_record
+from openguru.answers.site.follow_ups import question_follow_ups
+from openguru.answers.site.selectors import (
+    example_questions,
+    questions_popular,
+    questions_recent,
+    site_question_get,
+    sitemap_questions,
+    sources_by_type,
+)
+from openguru.core.errors import ErrorCode
+from openguru.core.openapi import errors
+from openguru.core.ratelimit import client_fingerprint, client_ip
+from openguru.gurus.selectors import guru_get
+
+TAGS = ["answers"]
+_SLUG = "how-do-i-create-a-virtual-environment"
+_BINGE = "0b7e1f7c-5d3a-4a8e-9a8e-2f0c1d2e3f40"
+QUESTION_ERRORS = errors(
+    400,
+    404,
+    more={
+        404: [
+            (ErrorCode.QUESTION_NOT_FOUND, f"No question '{_SLUG}' in this guru."),
+            (ErrorCode.NOT_FOUND, "No such follow-up session."),
+        ]
+    },
+)
+BINGE_PARAMETER = OpenApiParameter(
+    "binge", OpenApiTypes.UUID, description="A follow-up session's id: the question asked in it."
+)
+
+
+class PublicApi(APIView):
+    """Anyone may call it; credentials sent anyway are not read (a stale one is no error)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []
+
+
+class BingeQuery(serializers.Serializer):
+    binge = serializers.UUIDField(required=False)
+
+
+def question_from_request(request: Request, slug: str, question_slug: str) -> Question:
+    query = BingeQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    guru = guru_get(slug=slug, active_only=True)
+    return site_question_get(
+        guru=guru, slug=question_slug, binge_id=query.validated_data.get("binge")
+    )
+
+
+class SiteQuestionSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    question = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    trust_score = serializers.FloatField(help_text="0 to 1: how well the sources cover it.")
+    date_updated = serializers.DateTimeField(source="updated_at")
+
+
+class SourceCountSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text="web, pdf, youtube, github, text…")
+    count = serializers.IntegerField()
+
+
+class SourceTotalsSerializer(serializers.Serializer):
+    total = serializers.IntegerField()
+    by_type = SourceCountSerializer(many=True)
+
+
+_SITE_QUESTION = {
+    "slug": _SLUG,
+    "question": "How do I create a virtual environment?",
+    "description": "Creating a Python virtual environment with venv.",
+    "trust_score": 0.82,
+    "date_updated": "2025-01-01T12:00:00Z",
+}
+
+
+class GuruOverviewApi(PublicApi):
+    class OutputSerializer(serializers.Serializer):
+        example_questions = serializers.ListField(
+            child=serializers.CharField(), help_text="Up to 6 questions to offer a visitor."
+        )
+        recent = SiteQuestionSerializer(many=True, help_text="The newest answers.")
+        popular = SiteQuestionSerializer(many=True, help_text="Most upvoted, then newest.")
+        sources = SourceTotalsSerializer()
+
+    @extend_schema(
+        operation_id="guru_overview",
+        tags=TAGS,
+        summary="A guru's front page: example, recent and popular questions, its sources",
+        auth=[],
+        responses={200: OutputSerializer, **errors(404)},
+        examples=[
+            OpenApiExample(
+                "overview",
+                value={
+                    "example_questions": ["What is a virtual environment?"],
+                    "recent": [_SITE_QUESTION],
+                    "popular": [_SITE_QUESTION],
+                    "sources": {"total": 3, "by_type": [{"type": "web", "count": 3}]},
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        guru = guru_get(slug=slug, active_only=True)
+        output = self.OutputSerializer(
+            {
+                "example_questions": example_questions(guru=guru),
+                "recent": questions_recent(guru=guru),
+                "popular": questions_popular(guru=guru),
+                "sources": sources_by_type(guru=guru),
+            }
+        )
+        return Response(output.data)
+
+
+class SitemapQuestionsApi(PublicApi):
+    class OutputSerializer(serializers.Serializer):
+        guru_slug = serializers.SlugField()
+        slug = serializers.SlugField()
+        date_updated = serializers.DateTimeField()
+
+    @extend_schema(
+        operation_id="sitemap_questions",
+        tags=["site"],
+        summary="Every answer page of the active gurus, newest first (at most 50,000)",
+        auth=[],
+        responses={200: OutputSerializer(many=True)},
+        examples=[
+            OpenApiExample(
+                "answers",
+                value=[
+                    {"guru_slug": "python", "slug": _SLUG, "date_updated": "2025-01-01T12:00:00Z"}
+                ],
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(self.OutputSerializer(sitemap_questions(), many=True).data)
+
+
+class QuestionVoteApi(PublicApi):
+    """One vote per visitor and answer (counted by a keyed hash of the address): voting again
+    replaces the earlier vote."""
+
+    class InputSerializer(serializers.Serializer):
+        vote_type = serializers.ChoiceField(choices=Vote.Type.values)
+        feedback = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+        binge_id = serializers.UUIDField(required=False, allow_null=True)
+
+    class OutputSerializer(serializers.Serializer):
+        msg = serializers.CharField()
+        upvotes = serializers.IntegerField()
+        downvotes = serializers.IntegerField()
+
+    @extend_schema(
+        operation_id="question_vote",
+        tags=TAGS,
+        summary="Vote an answer up or down",
+        auth=[],
+        request=InputSerializer,
+        responses={200: OutputSerializer, **QUESTION_ERRORS},
+        examples=[
+            OpenApiExample("up", value={"vote_type": "upvote"}, request_only=True),
+            OpenApiExample(
+                "down in a session",
+                value={"vote_type": "downvote", "feedback": "Too short.", "binge_id": _BINGE},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "recorded",
+                value={"msg": "Vote recorded.", "upvotes": 3, "downvotes": 1},
+                response_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Request, slug: str, question_slug: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        guru = guru_get(slug=slug, active_only=True)
+        question = site_question_get(guru=guru, slug=question_slug, binge_id=values.get("binge_id"))
+        vote_record(
+            question=question,
+            voter=client_fingerprint(client_ip(request)),
+            vote_type=values["vote_type"],
+            feedback=values.get("feedback", ""),
+            source=Question.Source.USER,
+        )
+        counts = question_vote_counts(question=question)
+        return Response(
+            {
+                "msg": "Vote recorded.",
+                "upvotes": counts[Vote.Type.UP],
+                "downvotes": counts[Vote.Type.DOWN],
+            }
+        )
+
+
+class QuestionFollowUpsApi(PublicApi):
+    @extend_schema(
+        operation_id="question_follow_ups",
+        tags=TAGS,
+        summary="Questions a reader of this answer might ask next",
+        description="Made once per answer by the language model and kept; an empty list "
+        "without one.",
+        auth=[],
+        parameters=[BINGE_PARAMETER],
+        responses={
+            200: OpenApiResponse(
+                {"type": "array", "items": {"type": "string"}},
+                examples=[
+                    OpenApiExample(
+                        "suggestions",
+                        value=["How do I activate it?", "How do I delete a virtual environment?"],
+                        response_only=True,
+                    )
+                ],
+            ),
+            **QUESTION_ERRORS,
+        },
+    )
+    def get(self, request: Request, slug: str, question_slug: str) -> Response:
+        return Response(
+            question_follow_ups(question=question_from_request(request, slug, question_slug))
+        )

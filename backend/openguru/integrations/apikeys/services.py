@@ -1,0 +1,86 @@
+"""API keys (stored hashed)."""
+
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.integrations.apikeys.selectors import api_key_candidates
+from openguru.integrations.models import MAX_USER_API_KEYS, APIKey
+
+KEY_PREFIX = "og_"
+VISIBLE_PREFIX_CHARS = 10
+
+
+def _digest(raw_key: str) -> str:
+    # Keys are 32 random bytes, so a fast hash is enough: there is nothing to brute-force.
+    return hashlib.sha256(raw_key.encode()).hexdigest()
+
+
+def api_key_create(*, user: User, name: str, integration: bool = False) -> tuple[APIKey, str]:
+    """Create a key; the raw key is returned once and never stored."""
+    with transaction.atomic():
+        own = APIKey.objects.select_for_update().filter(user=user, integration=False)
+        if not integration and own.count() >= MAX_USER_API_KEYS:
+            raise DomainError(
+                ErrorCode.API_KEY_LIMIT, f"You can have at most {MAX_USER_API_KEYS} API keys."
+            )
+        raw = KEY_PREFIX + secrets.token_urlsafe(32)
+        key = APIKey.objects.create(
+            user=user,
+            name=name,
+            prefix=raw[:VISIBLE_PREFIX_CHARS],
+            hashed_key=_digest(raw),
+            integration=integration,
+        )
+    return key, raw
+
+
+# "Last used" is a hint for people deciding which key to revoke: a write on every request
+# would cost more than the rest of key checking, so it is refreshed at most this often.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def api_key_authenticate(*, raw_key: str) -> APIKey | None:
+    """The active key `raw_key` names, or None. Looked up by its visible prefix (indexed), then
+    compared in constant time: no slow password hasher on every request, and no timing signal."""
+    if not raw_key.startswith(KEY_PREFIX) or len(raw_key) > 200:
+        return None
+    digest = _digest(raw_key)
+    candidates = api_key_candidates(prefix=raw_key[:VISIBLE_PREFIX_CHARS])
+    key = next((k for k in candidates if hmac.compare_digest(k.hashed_key, digest)), None)
+    if key is None or not key.user.is_active:
+        return None
+    api_key_touch(key=key)
+    return key
+
+
+def api_key_touch(*, key: APIKey) -> None:
+    """Note that `key` was just used (at most once per `LAST_USED_RESOLUTION`)."""
+    now = timezone.now()
+    if key.last_used_at is None or now - key.last_used_at > LAST_USED_RESOLUTION:
+        APIKey.objects.filter(pk=key.pk).update(last_used_at=now)
+        key.last_used_at = now
+
+
+def api_key_delete(*, user: User, key_id: int) -> None:
+    """Revoke one of the user's personal keys: the next request with it is refused."""
+    deleted, _ = APIKey.objects.filter(user=user, pk=key_id, integration=False).delete()
+    if not deleted:
+        raise DomainError(ErrorCode.NOT_FOUND, f"You have no API key {key_id}.")
+
+
+def admin_token_owner() -> User:
+    """The user behind the admin token, for what must belong to someone (API keys, sessions):
+    the first superuser, created without a password on an install that has none."""
+    users = get_user_model().objects
+    owner = users.filter(is_superuser=True, is_active=True).order_by("pk").first()
+    if owner is None:
+        owner = users.create_superuser("admin", "admin@localhost", None)
+    return owner

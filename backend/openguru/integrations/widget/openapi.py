@@ -1,0 +1,145 @@
+"""OpenAPI documentation of the widget: its credential (the widget id in `Authorization`), and
+the stand-in documenting the async `widget_ask` view in the schema's URLconf."""
+
+from drf_spectacular import openapi
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import serializers
+
+from openguru.api_v1.gurubase import trust_percent
+from openguru.core.errors import ErrorCode
+from openguru.core.openapi import SchemaOnlyApi, errors
+from openguru.integrations.widget.ask import WidgetAskInput
+from openguru.integrations.widget.auth import HasWidgetId, WidgetIdAuthentication
+
+
+class WidgetIdScheme(OpenApiAuthenticationExtension):
+    target_class = "openguru.integrations.widget.auth.WidgetIdAuthentication"
+    name = "WidgetId"
+
+    def get_security_definition(self, auto_schema: openapi.AutoSchema) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "A widget id (POST /api/gurus/{slug}/widget-ids/), from a page whose "
+            "origin its domain pattern allows.",
+        }
+
+
+class WidgetReferenceSerializer(serializers.Serializer):
+    question = serializers.CharField(help_text="The page's title (Gurubase's widget name).")
+    link = serializers.CharField(help_text="Empty for private or pasted sources.")
+    icon = serializers.CharField(help_text="The source's kind: web, pdf, youtube, github, text.")
+
+
+class WidgetAnswerSerializer(serializers.Serializer):
+    slug = serializers.SlugField(help_text="Send it as `parent_slug` with the next question.")
+    content = serializers.CharField(help_text="The whole answer, in markdown.")
+    question = serializers.CharField()
+    date_updated = serializers.CharField()
+    trust_score = serializers.IntegerField(min_value=0, max_value=100)
+    references = WidgetReferenceSerializer(many=True)
+
+
+class WidgetAskErrorSerializer(serializers.Serializer):
+    msg = serializers.CharField()
+    code = serializers.CharField()
+    not_error = serializers.BooleanField(
+        required=False, help_text="A polite refusal (the sources don't cover it), not a failure."
+    )
+
+
+_QUESTION = "How do I create a virtual environment?"
+_MARKDOWN = f"# {_QUESTION}\n\nCreate one with `python -m venv myenv` [1]."
+_REFUSAL = "I don't know. The sources this Guru has read don't cover this question."
+_ERRORS = errors(
+    401,
+    404,
+    429,
+    502,
+    503,
+    more={
+        401: [(ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site.")],
+        404: [(ErrorCode.QUESTION_NOT_FOUND, "This question has not been answered yet.")],
+        429: [(ErrorCode.RATE_LIMITED, "You have asked 30 questions this hour, the most…")],
+    },
+)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="widget_ask",
+        tags=["widget"],
+        summary="Ask the widget's guru",
+        request=WidgetAskInput,
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                {
+                    "description": "Not Server-Sent Events despite the media type (Gurubase's):"
+                    " the raw markdown answer as it is written, its first line `# <question>`."
+                },
+                description="A new answer.",
+                examples=[OpenApiExample("markdown", value=_MARKDOWN)],
+            ),
+            (200, "application/json"): OpenApiResponse(
+                WidgetAnswerSerializer,
+                description="With `fetch_existing`: the saved answer.",
+                examples=[
+                    OpenApiExample(
+                        "answer",
+                        value={
+                            "slug": "how-do-i-create-a-virtual-environment",
+                            "content": _MARKDOWN.split("\n\n", 1)[1],
+                            "question": _QUESTION,
+                            "date_updated": "2025-01-01T12:00:00+00:00",
+                            "trust_score": trust_percent(0.82),
+                            "references": [
+                                {
+                                    "question": "Virtual environments",
+                                    "link": "https://docs.python.org/3/library/venv.html",
+                                    "icon": "web",
+                                }
+                            ],
+                        },
+                    )
+                ],
+            ),
+            400: OpenApiResponse(
+                WidgetAskErrorSerializer,
+                description="Invalid input, or the guru declines (`not_error`).",
+                examples=[
+                    OpenApiExample(
+                        "refusal", value={"msg": _REFUSAL, "code": "no_answer", "not_error": True}
+                    ),
+                    OpenApiExample(
+                        "invalid",
+                        value={"msg": "question: This field is required.", "code": "invalid_input"},
+                    ),
+                ],
+            ),
+            **_ERRORS,
+        },
+        examples=[
+            OpenApiExample(
+                "question",
+                value={
+                    "question": _QUESTION,
+                    "parent_slug": None,
+                    "binge_id": None,
+                    "fetch_existing": False,
+                },
+            ),
+            OpenApiExample(
+                "fetch the streamed answer", value={"question": _QUESTION, "fetch_existing": True}
+            ),
+        ],
+    )
+)
+class WidgetAskDoc(SchemaOnlyApi):
+    """Ask the widget's guru. A new answer streams as raw markdown; `fetch_existing: true`
+    with the same question (and session) returns the saved answer once the stream is done.
+    A question the sources don't cover is a `400` with `not_error: true`."""
+
+    authentication_classes = [WidgetIdAuthentication]
+    permission_classes = [HasWidgetId]
