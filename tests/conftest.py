@@ -15,6 +15,9 @@ from openguru.providers.vectorstore.lite_server import free_port, start_lite_ser
 
 from tests.fakes.openai_server import FakeOpenAIServer
 
+# A test that times out fails alone and is named in the summary (tests/isolation.py).
+pytest_plugins = ["tests.isolation"]
+
 _TMP = Path(tempfile.mkdtemp(prefix="openguru-test-"))
 
 # Environment defaults for tests are in backend/pyproject.toml (pytest-env). Per-run values that
