@@ -1,18 +1,13 @@
 """OpenAPI for the OpenAI-compatible `POST /api/v1/<guru_slug>/chat/completions`: its request,
-completion, stream of chunks and error envelope, for the schema-only stand-in."""
+completion, stream of chunks and error envelope, from which its stand-in is generated."""
 
-from typing import Any
-
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiResponse,
-    extend_schema,
-    extend_schema_field,
-    extend_schema_view,
-)
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from openguru.core.openapi import ErrorSerializer, EventStream, SchemaOnlyApi, errors
+from openguru.api_v1.chat import error_body
+from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.openapi import ErrorSerializer, EventStream, errors
+from openguru.core.openapi_stand_ins import Operation, examples
 from openguru.integrations.apikeys.auth import APIKeyAuthentication, HasAPIKey
 
 # --- POST /api/v1/<guru_slug>/chat/completions ----------------------------------------------
@@ -129,27 +124,29 @@ class ChatChunksSerializer(EventStream):
     )
 
 
-_OPENAI_TYPES = {401: "authentication_error", 404: "not_found_error", 429: "rate_limit_error"}
-
-
 def _chat_errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Our error responses, in the envelope the chat endpoint sends."""
+    """Our error responses, in the envelope the chat endpoint sends (`chat.error_body`)."""
     responses = {}
     for status, response in errors(*statuses).items():
-        kind = _OPENAI_TYPES.get(
-            status, "server_error" if status >= 500 else "invalid_request_error"
-        )
-        examples = []
-        for example in response.examples:
-            ours: dict[str, Any] = example.value
-            openai = {"message": ours["msg"], "type": kind, "param": None, "code": ours["code"]}
-            examples.append(
-                OpenApiExample(example.name, value={"error": openai, **ours}, response_only=True)
+        bodies = {
+            example.name: error_body(
+                DomainError(ErrorCode(example.value["code"]), example.value["msg"])
             )
+            for example in response.examples
+        }
         responses[status] = OpenApiResponse(
-            ChatErrorSerializer, description=response.description, examples=examples
+            ChatErrorSerializer,
+            description=response.description,
+            examples=examples(bodies, response_only=True),
         )
     return responses
+
+
+_QUESTION = "How do I create a virtual environment?"
+
+
+def _user(content: str) -> dict[str, str]:
+    return {"role": "user", "content": content}
 
 
 _COMPLETION = {
@@ -183,57 +180,45 @@ _CHUNKS = (
 )
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="v1_chat_completions",
-        tags=["v1 answers"],
-        summary="Ask the guru as an OpenAI chat model",
-        request=ChatRequestSerializer,
-        # Security requirement objects, as drf-spectacular emits them (its hint says str).
-        auth=[{"ApiKey": []}, {"ApiKeyBearer": []}],  # type: ignore[list-item]
-        responses={
-            (200, "application/json"): OpenApiResponse(
-                ChatCompletionSerializer,
-                description="The answer, then the sources its text does not link already.",
-                examples=[OpenApiExample("completion", value=_COMPLETION)],
-            ),
-            (200, "text/event-stream"): OpenApiResponse(
-                ChatChunksSerializer,
-                description="With `stream: true`.",
-                examples=[OpenApiExample("chunks", value=_CHUNKS)],
-            ),
-            **_chat_errors(400, 401, 404, 429, 502, 503),
-        },
-        examples=[
-            OpenApiExample(
-                "question",
-                value={
-                    "model": "python",
-                    "messages": [
-                        {"role": "user", "content": "How do I create a virtual environment?"}
-                    ],
-                },
-            ),
-            OpenApiExample(
-                "follow-up, streamed",
-                value={
-                    "messages": [
-                        {"role": "user", "content": "How do I create a virtual environment?"},
-                        {"role": "assistant", "content": "Create one with `python -m venv`…"},
-                        {"role": "user", "content": "And how do I activate it?"},
-                    ],
-                    "stream": True,
-                },
-            ),
-        ],
-    )
-)
-class ChatCompletionsDoc(SchemaOnlyApi):
-    """OpenAI's chat completions protocol, so any OpenAI client can ask the guru: set its base
+CHAT_COMPLETIONS = Operation(
+    operation_id="v1_chat_completions",
+    tag="v1 answers",
+    summary="Ask the guru as an OpenAI chat model",
+    description="""
+    OpenAI's chat completions protocol, so any OpenAI client can ask the guru: set its base
     URL to `/api/v1/<guru_slug>` and its API key to yours. The last user message is the
     question, the turns before it the conversation. A question the sources don't cover gets an
     ordinary assistant message saying so. Other OpenAI parameters (temperature, tools, …) are
-    ignored: the guru's own settings decide."""
-
-    authentication_classes = [APIKeyAuthentication]
-    permission_classes = [HasAPIKey]
+    ignored: the guru's own settings decide.""",
+    request=ChatRequestSerializer,
+    responses={
+        (200, "application/json"): OpenApiResponse(
+            ChatCompletionSerializer,
+            description="The answer, then the sources its text does not link already.",
+            examples=[OpenApiExample("completion", value=_COMPLETION)],
+        ),
+        (200, "text/event-stream"): OpenApiResponse(
+            ChatChunksSerializer,
+            description="With `stream: true`.",
+            examples=[OpenApiExample("chunks", value=_CHUNKS)],
+        ),
+        **_chat_errors(400, 401, 404, 429, 502, 503),
+    },
+    examples=examples(
+        {
+            "question": {"model": "python", "messages": [_user(_QUESTION)]},
+            "follow-up, streamed": {
+                "messages": [
+                    _user(_QUESTION),
+                    {"role": "assistant", "content": "Create one with `python -m venv`…"},
+                    _user("And how do I activate it?"),
+                ],
+                "stream": True,
+            },
+        }
+    ),
+    authentication=[APIKeyAuthentication],
+    permissions=[HasAPIKey],
+    # Security requirement objects, as drf-spectacular emits them (its hint says str).
+    auth=[{"ApiKey": []}, {"ApiKeyBearer": []}],
+)

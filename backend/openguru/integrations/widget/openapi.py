@@ -1,14 +1,16 @@
 """OpenAPI documentation of the widget: its credential (the widget id in `Authorization`), and
-the stand-in documenting the async `widget_ask` view in the schema's URLconf."""
+what the document says of the async `widget_ask` view, from which its stand-in is generated."""
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
 from openguru.api_v1.gurubase import trust_percent
+from openguru.api_v1.openapi import markdown_answer
 from openguru.core.errors import ErrorCode
-from openguru.core.openapi import SchemaOnlyApi, errors
+from openguru.core.openapi import errors
+from openguru.core.openapi_stand_ins import Operation, examples
 from openguru.integrations.widget.ask import WidgetAskInput
 from openguru.integrations.widget.auth import HasWidgetId, WidgetIdAuthentication
 
@@ -53,6 +55,20 @@ class WidgetAskErrorSerializer(serializers.Serializer):
 _QUESTION = "How do I create a virtual environment?"
 _MARKDOWN = f"# {_QUESTION}\n\nCreate one with `python -m venv myenv` [1]."
 _REFUSAL = "I don't know. The sources this Guru has read don't cover this question."
+_ANSWER = {
+    "slug": "how-do-i-create-a-virtual-environment",
+    "content": _MARKDOWN.split("\n\n", 1)[1],
+    "question": _QUESTION,
+    "date_updated": "2025-01-01T12:00:00+00:00",
+    "trust_score": trust_percent(0.82),
+    "references": [
+        {
+            "question": "Virtual environments",
+            "link": "https://docs.python.org/3/library/venv.html",
+            "icon": "web",
+        }
+    ],
+}
 _ERRORS = errors(
     401,
     404,
@@ -67,79 +83,48 @@ _ERRORS = errors(
 )
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="widget_ask",
-        tags=["widget"],
-        summary="Ask the widget's guru",
-        request=WidgetAskInput,
-        responses={
-            (200, "text/event-stream"): OpenApiResponse(
-                {
-                    "description": "Not Server-Sent Events despite the media type (Gurubase's):"
-                    " the raw markdown answer as it is written, its first line `# <question>`."
-                },
-                description="A new answer.",
-                examples=[OpenApiExample("markdown", value=_MARKDOWN)],
-            ),
-            (200, "application/json"): OpenApiResponse(
-                WidgetAnswerSerializer,
-                description="With `fetch_existing`: the saved answer.",
-                examples=[
-                    OpenApiExample(
-                        "answer",
-                        value={
-                            "slug": "how-do-i-create-a-virtual-environment",
-                            "content": _MARKDOWN.split("\n\n", 1)[1],
-                            "question": _QUESTION,
-                            "date_updated": "2025-01-01T12:00:00+00:00",
-                            "trust_score": trust_percent(0.82),
-                            "references": [
-                                {
-                                    "question": "Virtual environments",
-                                    "link": "https://docs.python.org/3/library/venv.html",
-                                    "icon": "web",
-                                }
-                            ],
-                        },
-                    )
-                ],
-            ),
-            400: OpenApiResponse(
-                WidgetAskErrorSerializer,
-                description="Invalid input, or the guru declines (`not_error`).",
-                examples=[
-                    OpenApiExample(
-                        "refusal", value={"msg": _REFUSAL, "code": "no_answer", "not_error": True}
-                    ),
-                    OpenApiExample(
-                        "invalid",
-                        value={"msg": "question: This field is required.", "code": "invalid_input"},
-                    ),
-                ],
-            ),
-            **_ERRORS,
-        },
-        examples=[
-            OpenApiExample(
-                "question",
-                value={
-                    "question": _QUESTION,
-                    "parent_slug": None,
-                    "binge_id": None,
-                    "fetch_existing": False,
-                },
-            ),
-            OpenApiExample(
-                "fetch the streamed answer", value={"question": _QUESTION, "fetch_existing": True}
-            ),
-        ],
-    )
-)
-class WidgetAskDoc(SchemaOnlyApi):
-    """Ask the widget's guru. A new answer streams as raw markdown; `fetch_existing: true`
+WIDGET_ASK = Operation(
+    operation_id="widget_ask",
+    tag="widget",
+    summary="Ask the widget's guru",
+    description="""
+    Ask the widget's guru. A new answer streams as raw markdown; `fetch_existing: true`
     with the same question (and session) returns the saved answer once the stream is done.
-    A question the sources don't cover is a `400` with `not_error: true`."""
-
-    authentication_classes = [WidgetIdAuthentication]
-    permission_classes = [HasWidgetId]
+    A question the sources don't cover is a `400` with `not_error: true`.""",
+    request=WidgetAskInput,
+    responses={
+        (200, "text/event-stream"): markdown_answer("A new answer.", _MARKDOWN),
+        (200, "application/json"): OpenApiResponse(
+            WidgetAnswerSerializer,
+            description="With `fetch_existing`: the saved answer.",
+            examples=[OpenApiExample("answer", value=_ANSWER)],
+        ),
+        400: OpenApiResponse(
+            WidgetAskErrorSerializer,
+            description="Invalid input, or the guru declines (`not_error`).",
+            examples=examples(
+                {
+                    "refusal": {"msg": _REFUSAL, "code": "no_answer", "not_error": True},
+                    "invalid": {
+                        "msg": "question: This field is required.",
+                        "code": "invalid_input",
+                    },
+                }
+            ),
+        ),
+        **_ERRORS,
+    },
+    examples=examples(
+        {
+            "question": {
+                "question": _QUESTION,
+                "parent_slug": None,
+                "binge_id": None,
+                "fetch_existing": False,
+            },
+            "fetch the streamed answer": {"question": _QUESTION, "fetch_existing": True},
+        }
+    ),
+    authentication=[WidgetIdAuthentication],
+    permissions=[HasWidgetId],
+)
