@@ -227,7 +227,7 @@ async def _streamed(chat: _Chat, received_at: float) -> StreamingHttpResponse:
     return _stream_response(_chunks(chat, events))
 
 
-@documented_by("openguru.api_v1.chat_openapi.CHAT_COMPLETIONS")
+@documented_by("openguru.api_v1.openapi.CHAT_COMPLETIONS")
 @skips_site_middleware
 @csrf_exempt
 async def chat_completions(

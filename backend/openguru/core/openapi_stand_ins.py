@@ -1,8 +1,7 @@
-"""How the async views appear in the OpenAPI document, and DRF views documented from outside
-their modules. drf-spectacular reads DRF views only, and the async ones (answer streams, chat
-completions, the widget) are plain Django views: each says with `@documented_by` which
-`Operation` describes it, and `stand_in_patterns` routes a generated schema-only APIView at the
-view's own path in the schema's URLconf (config/openapi_urls.py)."""
+"""How the async views appear in the OpenAPI document. drf-spectacular reads DRF views only, and
+the async ones (answer streams, chat completions, the widget) are plain Django views: each says
+with `@documented_by` which `Operation` describes it, and `stand_in_patterns` routes a generated
+schema-only APIView at the view's own path in the schema's URLconf (config/openapi_urls.py)."""
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -10,8 +9,7 @@ from typing import Any, NoReturn, TypeVar
 
 from django.urls import URLPattern, URLResolver, path
 from django.utils.module_loading import import_string
-from drf_spectacular.extensions import OpenApiViewExtension
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, BasePermission
@@ -61,6 +59,11 @@ def examples(values: Mapping[str, Any], **only: bool) -> list[OpenApiExample]:
     return [OpenApiExample(name, value=value, **only) for name, value in values.items()]
 
 
+def response(schema: Any, description: str, **named: Any) -> OpenApiResponse:
+    """A response of `schema` with its examples, each named by its keyword."""
+    return OpenApiResponse(schema, description=description, examples=examples(named))
+
+
 class SchemaOnlyApi(APIView):
     """Never routed: the real (async) view answers at its path."""
 
@@ -108,17 +111,3 @@ def stand_in_patterns(
             seen.add(pattern.callback)
             view = stand_in(import_string(STAND_INS[pattern.callback])).as_view()
             yield path(prefix + str(pattern.pattern), view, name=pattern.name)
-
-
-def view_schema(target: type[APIView], **methods: Any) -> type[OpenApiViewExtension]:
-    """Documents the DRF view `target` from outside its module: `methods` as
-    `extend_schema_view` takes them, applied to a subclass that drf-spectacular reads instead."""
-
-    def view_replacement(self: OpenApiViewExtension) -> type[APIView]:
-        return extend_schema_view(**methods)(type(target.__name__, (target,), {}))
-
-    return type(
-        f"{target.__name__}Schema",
-        (OpenApiViewExtension,),
-        {"target_class": target, "view_replacement": view_replacement},
-    )

@@ -3,14 +3,13 @@ what the document says of the async `widget_ask` view, from which its stand-in i
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
-from openguru.api_v1.gurubase import trust_percent
-from openguru.api_v1.openapi import markdown_answer
+from openguru.api_v1.apis import ANSWER_EXAMPLE
+from openguru.api_v1.openapi import MARKDOWN_STREAM
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import errors
-from openguru.core.openapi_stand_ins import Operation, examples
+from openguru.core.openapi_stand_ins import Operation, examples, response
 from openguru.integrations.widget.ask import WidgetAskInput
 from openguru.integrations.widget.auth import HasWidgetId, WidgetIdAuthentication
 
@@ -52,36 +51,22 @@ class WidgetAskErrorSerializer(serializers.Serializer):
     )
 
 
-_QUESTION = "How do I create a virtual environment?"
-_MARKDOWN = f"# {_QUESTION}\n\nCreate one with `python -m venv myenv` [1]."
+_QUESTION = ANSWER_EXAMPLE["question"]
+_MARKDOWN = f"# {_QUESTION}\n\n{ANSWER_EXAMPLE['content']}"
 _REFUSAL = "I don't know. The sources this Guru has read don't cover this question."
-_ANSWER = {
-    "slug": "how-do-i-create-a-virtual-environment",
-    "content": _MARKDOWN.split("\n\n", 1)[1],
-    "question": _QUESTION,
-    "date_updated": "2025-01-01T12:00:00+00:00",
-    "trust_score": trust_percent(0.82),
+# The API's answer without its session; a reference names its page `question`.
+_ANSWER = {key: value for key, value in ANSWER_EXAMPLE.items() if key != "session_id"} | {
     "references": [
-        {
-            "question": "Virtual environments",
-            "link": "https://docs.python.org/3/library/venv.html",
-            "icon": "web",
-        }
-    ],
+        {"question": r["title"], "link": r["link"], "icon": r["icon"]}
+        for r in ANSWER_EXAMPLE["references"]
+    ]
 }
-_ERRORS = errors(
-    401,
-    404,
-    429,
-    502,
-    503,
-    more={
-        401: [(ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site.")],
-        404: [(ErrorCode.QUESTION_NOT_FOUND, "This question has not been answered yet.")],
-        429: [(ErrorCode.RATE_LIMITED, "You have asked 30 questions this hour, the most…")],
-    },
-)
-
+_MORE_ERRORS = {
+    401: [(ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site.")],
+    404: [(ErrorCode.QUESTION_NOT_FOUND, "This question has not been answered yet.")],
+    429: [(ErrorCode.RATE_LIMITED, "You have asked 30 questions this hour, the most…")],
+}
+_INVALID = {"msg": "question: This field is required.", "code": "invalid_input"}
 
 WIDGET_ASK = Operation(
     operation_id="widget_ask",
@@ -93,26 +78,17 @@ WIDGET_ASK = Operation(
     A question the sources don't cover is a `400` with `not_error: true`.""",
     request=WidgetAskInput,
     responses={
-        (200, "text/event-stream"): markdown_answer("A new answer.", _MARKDOWN),
-        (200, "application/json"): OpenApiResponse(
-            WidgetAnswerSerializer,
-            description="With `fetch_existing`: the saved answer.",
-            examples=[OpenApiExample("answer", value=_ANSWER)],
+        (200, "text/event-stream"): response(MARKDOWN_STREAM, "A new answer.", markdown=_MARKDOWN),
+        (200, "application/json"): response(
+            WidgetAnswerSerializer, "With `fetch_existing`: the saved answer.", answer=_ANSWER
         ),
-        400: OpenApiResponse(
+        400: response(
             WidgetAskErrorSerializer,
-            description="Invalid input, or the guru declines (`not_error`).",
-            examples=examples(
-                {
-                    "refusal": {"msg": _REFUSAL, "code": "no_answer", "not_error": True},
-                    "invalid": {
-                        "msg": "question: This field is required.",
-                        "code": "invalid_input",
-                    },
-                }
-            ),
+            "Invalid input, or the guru declines (`not_error`).",
+            refusal={"msg": _REFUSAL, "code": "no_answer", "not_error": True},
+            invalid=_INVALID,
         ),
-        **_ERRORS,
+        **errors(401, 404, 429, 502, 503, more=_MORE_ERRORS),
     },
     examples=examples(
         {
