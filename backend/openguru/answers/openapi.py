@@ -4,13 +4,13 @@ their stand-ins are generated (core/openapi_stand_ins.py)."""
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
-from openguru.answers.apis import QUESTION_EXAMPLE, REFERENCE_EXAMPLE, AskInput, ReferenceSerializer
+from openguru.answers.apis import QUESTION_EXAMPLE, AskInput, ReferenceSerializer
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import ErrorSerializer, EventStream, error_example, errors
-from openguru.core.openapi_stand_ins import Operation, examples
+from openguru.core.openapi_stand_ins import Operation, examples, response
 
 
 class AnswerMetaSerializer(serializers.Serializer):
@@ -62,16 +62,14 @@ class AnswerEventsSerializer(EventStream):
     )
 
 
+# The question example's fields that an answer has.
 _ANSWERED = {
+    **{
+        key: QUESTION_EXAMPLE[key]
+        for key in AnswerResultSerializer().fields
+        if key in QUESTION_EXAMPLE
+    },
     "id": 42,
-    "slug": QUESTION_EXAMPLE["slug"],
-    "question": QUESTION_EXAMPLE["question"],
-    "content": QUESTION_EXAMPLE["content"],
-    "references": [REFERENCE_EXAMPLE],
-    "trust_score": 0.82,
-    "description": QUESTION_EXAMPLE["description"],
-    "extractive": False,
-    "binge_id": None,
     "date_updated": "2025-01-01T12:00:00+00:00",
     "refused": False,
 }
@@ -108,26 +106,17 @@ _REQUEST_EXAMPLES = examples(
     },
     request_only=True,
 )
-_ERRORS = errors(
-    400,
-    404,
-    503,
-    more={
-        400: [(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.")],
-        404: [
-            (ErrorCode.NOT_FOUND, "No such follow-up session."),
-            (ErrorCode.QUESTION_NOT_FOUND, "No question 'what-is-x' in this guru."),
-        ],
-        503: [
-            (
-                ErrorCode.PROVIDER_UNAVAILABLE,
-                "The vector store is not reachable; try again in a moment.",
-            )
-        ],
-    },
-)
+_UNAVAILABLE = "The vector store is not reachable; try again in a moment."
+_MORE_ERRORS = {
+    400: [(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.")],
+    404: [
+        (ErrorCode.NOT_FOUND, "No such follow-up session."),
+        (ErrorCode.QUESTION_NOT_FOUND, "No question 'what-is-x' in this guru."),
+    ],
+    503: [(ErrorCode.PROVIDER_UNAVAILABLE, _UNAVAILABLE)],
+}
 _ASK_ERRORS = {
-    **_ERRORS,
+    **errors(400, 404, 503, more=_MORE_ERRORS),
     429: OpenApiResponse(
         ErrorSerializer,
         description="Too many questions from this address; see Retry-After.",
@@ -162,10 +151,10 @@ ANSWER_STREAM = Operation(
     A failure after the stream started is an `error` event; one before it is a JSON error.""",
     request=AskInput,
     responses={
-        (200, "text/event-stream"): OpenApiResponse(
+        (200, "text/event-stream"): response(
             AnswerEventsSerializer,
-            description="One schema per event: `event` names it, `data` is its JSON.",
-            examples=[OpenApiExample("answer", value=_STREAM)],
+            "One schema per event: `event` names it, `data` is its JSON.",
+            answer=_STREAM,
         ),
         **_ASK_ERRORS,
     },
