@@ -64,11 +64,7 @@ class AnswerEventsSerializer(EventStream):
 
 # The question example's fields that an answer has.
 _ANSWERED = {
-    **{
-        key: QUESTION_EXAMPLE[key]
-        for key in AnswerResultSerializer().fields
-        if key in QUESTION_EXAMPLE
-    },
+    **{k: v for k, v in QUESTION_EXAMPLE.items() if k in AnswerResultSerializer().fields},
     "id": 42,
     "date_updated": "2025-01-01T12:00:00+00:00",
     "refused": False,

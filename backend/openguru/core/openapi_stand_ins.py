@@ -54,9 +54,14 @@ def documented_by(operation: str) -> Callable[[V], V]:
     return register
 
 
-def examples(values: Mapping[str, Any], **only: bool) -> list[OpenApiExample]:
-    """Named example bodies; `only` as OpenApiExample takes it (request_only, response_only)."""
-    return [OpenApiExample(name, value=value, **only) for name, value in values.items()]
+def examples(
+    values: Mapping[str, Any], *, request_only: bool = False, response_only: bool = False
+) -> list[OpenApiExample]:
+    """Named example bodies."""
+    return [
+        OpenApiExample(name, value=v, request_only=request_only, response_only=response_only)
+        for name, v in values.items()
+    ]
 
 
 def response(schema: Any, description: str, **named: Any) -> OpenApiResponse:

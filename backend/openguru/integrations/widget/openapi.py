@@ -5,6 +5,7 @@ from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import serializers
 
+from openguru.answers.apis import REFERENCE_EXAMPLE
 from openguru.api_v1.apis import ANSWER_EXAMPLE
 from openguru.api_v1.openapi import MARKDOWN_STREAM
 from openguru.core.errors import ErrorCode
@@ -56,10 +57,7 @@ _MARKDOWN = f"# {_QUESTION}\n\n{ANSWER_EXAMPLE['content']}"
 _REFUSAL = "I don't know. The sources this Guru has read don't cover this question."
 # The API's answer without its session; a reference names its page `question`.
 _ANSWER = {key: value for key, value in ANSWER_EXAMPLE.items() if key != "session_id"} | {
-    "references": [
-        {"question": r["title"], "link": r["link"], "icon": r["icon"]}
-        for r in ANSWER_EXAMPLE["references"]
-    ]
+    "references": [{"question" if k == "title" else k: v for k, v in REFERENCE_EXAMPLE.items()}]
 }
 _MORE_ERRORS = {
     401: [(ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site.")],
