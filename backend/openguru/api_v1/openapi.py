@@ -39,6 +39,9 @@ _MORE_ERRORS = {
     ],
 }
 
+_ANSWER_JSON = response(
+    AnswerOutput, "The answer (without `stream`, or with `fetch_existing`).", answer=ANSWER_EXAMPLE
+)
 
 V1_ANSWER = Operation(
     operation_id="v1_answer",
@@ -51,11 +54,7 @@ V1_ANSWER = Operation(
     `fetch_existing: true` with the same question returns the saved answer and its session.""",
     request=AnswerInput,
     responses={
-        (200, "application/json"): response(
-            AnswerOutput,
-            "The answer (without `stream`, or with `fetch_existing`).",
-            answer=ANSWER_EXAMPLE,
-        ),
+        (200, "application/json"): _ANSWER_JSON,
         (200, "text/event-stream"): response(
             MARKDOWN_STREAM, "With `stream: true`.", markdown=_MARKDOWN
         ),

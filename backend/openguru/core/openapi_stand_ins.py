@@ -4,7 +4,7 @@ with `@documented_by` which `Operation` describes it, and `stand_in_patterns` ro
 schema-only APIView at the view's own path in the schema's URLconf (config/openapi_urls.py)."""
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
 from django.urls import URLPattern, URLResolver, path
@@ -39,13 +39,14 @@ class Operation:
     examples: Sequence[OpenApiExample]
     authentication: Sequence[type[BaseAuthentication]] = ()
     permissions: Sequence[type[BasePermission]] = (AllowAny,)
-    auth: list[Any] | None = field(default=None)
+    auth: list[Any] | None = None
 
 
 def documented_by(operation: str) -> Callable[[V], V]:
     """Registers an async view as described by the `Operation` at `operation` (module.NAME).
     A dotted path, read only when the document is generated: the description imports the
-    view's serializers, so the view's module must not import its description."""
+    view's serializers, so the view's module must not import its description. Outermost: the
+    URLconf routes the view as its decorators leave it."""
 
     def register(view: V) -> V:
         STAND_INS[view] = operation
