@@ -64,9 +64,7 @@ def test_every_api_route_is_a_drf_view_or_has_a_stand_in():
     undocumented = [
         route
         for route, view in _routes(get_resolver().url_patterns)
-        if route.startswith("api/")
-        and not hasattr(view, "cls")
-        and view not in STAND_INS
+        if route.startswith("api/") and not hasattr(view, "cls") and view not in STAND_INS
     ]
     assert undocumented == []
 
