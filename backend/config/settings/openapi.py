@@ -57,7 +57,7 @@ SPECTACULAR_SETTINGS = {
     # Names for choice sets that share a field name: two vocabularies of source types (ours, and
     # Gurubase's in the public API v1), and the roles of OpenAI's chat messages.
     "ENUM_NAME_OVERRIDES": {
-        "ChatRoleEnum": "openguru.api_v1.chat_openapi.CHAT_ROLES",
+        "ChatRoleEnum": "openguru.api_v1.openapi.CHAT_ROLES",
         "AssistantRoleEnum": ["assistant"],
         "ErrorCodeEnum": "openguru.core.errors.ErrorCode",
         "SourceTypeEnum": "openguru.sources.models.DataSource.Type",

@@ -34,6 +34,7 @@ from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
 from openguru.core.json_body import parse_json_body
 from openguru.core.openapi import errors
+from openguru.core.openapi_stand_ins import documented_by
 from openguru.core.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
@@ -102,6 +103,7 @@ async def _stream(
         await events.aclose()
 
 
+@documented_by("openguru.answers.openapi.ANSWER_STREAM")
 @skips_site_middleware
 @csrf_exempt
 @require_POST
@@ -125,6 +127,7 @@ async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpRespons
     return response
 
 
+@documented_by("openguru.answers.openapi.ANSWER_JSON")
 @skips_site_middleware
 @csrf_exempt
 @require_POST

@@ -1,21 +1,16 @@
-"""OpenAPI documentation of the public ask endpoints (`apis.answer_json`, `apis.answer_stream`):
-plain async Django views, so their stand-ins here describe them in the schema's URLconf."""
+"""What the OpenAPI document says of the public ask endpoints (`apis.answer_json`,
+`apis.answer_stream`), async views: their events' serializers, examples and errors, from which
+their stand-ins are generated (core/openapi_stand_ins.py)."""
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
 
-from openguru.answers.apis import QUESTION_EXAMPLE, REFERENCE_EXAMPLE, AskInput, ReferenceSerializer
+from openguru.answers.apis import QUESTION_EXAMPLE, AskInput, ReferenceSerializer
 from openguru.core.errors import ErrorCode
-from openguru.core.openapi import (
-    ErrorSerializer,
-    EventStream,
-    SchemaOnlyApi,
-    error_example,
-    errors,
-)
+from openguru.core.openapi import ErrorSerializer, EventStream, error_example, errors
+from openguru.core.openapi_stand_ins import Operation, examples, response
 
 
 class AnswerMetaSerializer(serializers.Serializer):
@@ -67,16 +62,10 @@ class AnswerEventsSerializer(EventStream):
     )
 
 
+# The question example's fields that an answer has.
 _ANSWERED = {
+    **{k: v for k, v in QUESTION_EXAMPLE.items() if k in AnswerResultSerializer().fields},
     "id": 42,
-    "slug": QUESTION_EXAMPLE["slug"],
-    "question": QUESTION_EXAMPLE["question"],
-    "content": QUESTION_EXAMPLE["content"],
-    "references": [REFERENCE_EXAMPLE],
-    "trust_score": 0.82,
-    "description": QUESTION_EXAMPLE["description"],
-    "extractive": False,
-    "binge_id": None,
     "date_updated": "2025-01-01T12:00:00+00:00",
     "refused": False,
 }
@@ -102,40 +91,28 @@ _STREAM = (
     '"refused": false, "…": "…"}\n\n'
 )
 
-_REQUEST_EXAMPLES = [
-    OpenApiExample(
-        "question", value={"question": "How do I create a virtual environment?"}, request_only=True
-    ),
-    OpenApiExample(
-        "follow-up",
-        value={
+_REQUEST_EXAMPLES = examples(
+    {
+        "question": {"question": "How do I create a virtual environment?"},
+        "follow-up": {
             "question": "And how do I activate it?",
             "binge_id": "0b7e1f7c-5d3a-4a8e-9a8e-2f0c1d2e3f40",
             "mode": "fast",
         },
-        request_only=True,
-    ),
-]
-_ERRORS = errors(
-    400,
-    404,
-    503,
-    more={
-        400: [(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.")],
-        404: [
-            (ErrorCode.NOT_FOUND, "No such follow-up session."),
-            (ErrorCode.QUESTION_NOT_FOUND, "No question 'what-is-x' in this guru."),
-        ],
-        503: [
-            (
-                ErrorCode.PROVIDER_UNAVAILABLE,
-                "The vector store is not reachable; try again in a moment.",
-            )
-        ],
     },
+    request_only=True,
 )
+_UNAVAILABLE = "The vector store is not reachable; try again in a moment."
+_MORE_ERRORS = {
+    400: [(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.")],
+    404: [
+        (ErrorCode.NOT_FOUND, "No such follow-up session."),
+        (ErrorCode.QUESTION_NOT_FOUND, "No question 'what-is-x' in this guru."),
+    ],
+    503: [(ErrorCode.PROVIDER_UNAVAILABLE, _UNAVAILABLE)],
+}
 _ASK_ERRORS = {
-    **_ERRORS,
+    **errors(400, 404, 503, more=_MORE_ERRORS),
     429: OpenApiResponse(
         ErrorSerializer,
         description="Too many questions from this address; see Retry-After.",
@@ -146,49 +123,36 @@ _ASK_ERRORS = {
 }
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="answer_ask",
-        tags=["answers"],
-        summary="Ask a guru (JSON)",
-        request=AskInput,
-        responses={200: AnswerResultSerializer, **_ASK_ERRORS},
-        examples=[
-            *_REQUEST_EXAMPLES,
-            OpenApiExample("answered", value=_ANSWERED, response_only=True),
-            OpenApiExample("refused", value=_REFUSED, response_only=True),
-        ],
-    )
+ANSWER_JSON = Operation(
+    operation_id="answer_ask",
+    tag="answers",
+    summary="Ask a guru (JSON)",
+    description="""
+    Ask a guru; the whole answer comes back as one JSON object (for scripts and bots).
+    A question the sources don't cover is answered with `refused: true` and no references.""",
+    request=AskInput,
+    responses={200: AnswerResultSerializer, **_ASK_ERRORS},
+    examples=[
+        *_REQUEST_EXAMPLES,
+        *examples({"answered": _ANSWERED, "refused": _REFUSED}, response_only=True),
+    ],
 )
-class AnswerJsonDoc(SchemaOnlyApi):
-    """Ask a guru; the whole answer comes back as one JSON object (for scripts and bots).
-    A question the sources don't cover is answered with `refused: true` and no references."""
-
-    permission_classes = [AllowAny]
-    authentication_classes = []
-
-
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="answer_stream",
-        tags=["answers"],
-        summary="Ask a guru (Server-Sent Events)",
-        request=AskInput,
-        responses={
-            (200, "text/event-stream"): OpenApiResponse(
-                AnswerEventsSerializer,
-                description="One schema per event: `event` names it, `data` is its JSON.",
-                examples=[OpenApiExample("answer", value=_STREAM)],
-            ),
-            **_ASK_ERRORS,
-        },
-        examples=_REQUEST_EXAMPLES,
-    )
-)
-class AnswerStreamDoc(SchemaOnlyApi):
-    """Ask a guru; the answer streams as Server-Sent Events while it is written: `meta` first
+ANSWER_STREAM = Operation(
+    operation_id="answer_stream",
+    tag="answers",
+    summary="Ask a guru (Server-Sent Events)",
+    description="""
+    Ask a guru; the answer streams as Server-Sent Events while it is written: `meta` first
     (slug, references, trust score), then `delta` events, then `done` with the saved answer.
-    A failure after the stream started is an `error` event; one before it is a JSON error."""
-
-    permission_classes = [AllowAny]
-    authentication_classes = []
+    A failure after the stream started is an `error` event; one before it is a JSON error.""",
+    request=AskInput,
+    responses={
+        (200, "text/event-stream"): response(
+            AnswerEventsSerializer,
+            "One schema per event: `event` names it, `data` is its JSON.",
+            answer=_STREAM,
+        ),
+        **_ASK_ERRORS,
+    },
+    examples=_REQUEST_EXAMPLES,
+)

@@ -35,6 +35,7 @@ from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
 from openguru.core.json_body import parse_json_body
+from openguru.core.openapi_stand_ins import documented_by
 from openguru.core.threads import run_blocking
 
 MAX_QUESTION_CHARS = 2000
@@ -171,6 +172,7 @@ def markdown_response(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
     return response
 
 
+@documented_by("openguru.api_v1.openapi.V1_ANSWER")
 @skips_site_middleware
 @csrf_exempt
 @require_POST

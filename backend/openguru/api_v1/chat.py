@@ -47,6 +47,7 @@ from openguru.api_v1.conversations import (
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.json_body import parse_json_body
+from openguru.core.openapi_stand_ins import documented_by
 from openguru.core.threads import run_blocking
 
 
@@ -226,6 +227,7 @@ async def _streamed(chat: _Chat, received_at: float) -> StreamingHttpResponse:
     return _stream_response(_chunks(chat, events))
 
 
+@documented_by("openguru.api_v1.openapi.CHAT_COMPLETIONS")
 @skips_site_middleware
 @csrf_exempt
 async def chat_completions(

@@ -1,8 +1,9 @@
 """What the OpenAPI document (drf-spectacular) shares across apps: the error shape and its
-responses, the two credential schemes, event streams, and stand-ins for views DRF can't see."""
+responses, the two credential schemes and event streams (the async views' stand-ins:
+openapi_stand_ins.py)."""
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from drf_spectacular import generators, openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
@@ -10,11 +11,8 @@ from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.utils import Direction, OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
-from rest_framework.request import Request
-from rest_framework.views import APIView
 
-from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.errors import ErrorCode
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -165,16 +163,6 @@ class EventStreamScheme(OpenApiSerializerExtension):
                 }
             )
         return {"oneOf": variants}
-
-
-class SchemaOnlyApi(APIView):
-    """Documents a plain (async) Django view at the same path in the schema's URLconf
-    (config/openapi_urls.py). Never routed: the real view answers."""
-
-    parser_classes = [JSONParser]  # the async views read JSON bodies only
-
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> NoReturn:
-        raise DomainError(ErrorCode.NOT_FOUND, "Not found.")
 
 
 class AutoSchema(openapi.AutoSchema):

@@ -38,6 +38,7 @@ from openguru.core.asgi import skips_site_middleware
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
 from openguru.core.json_body import parse_json_body
+from openguru.core.openapi_stand_ins import documented_by
 from openguru.core.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
@@ -126,6 +127,7 @@ async def _saved(_answer: dict[str, Any]) -> None:
     """Nothing to add once the answer is saved: the widget reads it with fetch_existing."""
 
 
+@documented_by("openguru.integrations.widget.openapi.WIDGET_ASK")
 @skips_site_middleware
 @csrf_exempt
 @require_POST

@@ -1,14 +1,16 @@
 """OpenAPI documentation of the widget: its credential (the widget id in `Authorization`), and
-the stand-in documenting the async `widget_ask` view in the schema's URLconf."""
+what the document says of the async `widget_ask` view, from which its stand-in is generated."""
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from openguru.api_v1.gurubase import trust_percent
+from openguru.answers.apis import REFERENCE_EXAMPLE
+from openguru.api_v1.apis import ANSWER_EXAMPLE
+from openguru.api_v1.openapi import MARKDOWN_STREAM
 from openguru.core.errors import ErrorCode
-from openguru.core.openapi import SchemaOnlyApi, errors
+from openguru.core.openapi import errors
+from openguru.core.openapi_stand_ins import Operation, examples, response
 from openguru.integrations.widget.ask import WidgetAskInput
 from openguru.integrations.widget.auth import HasWidgetId, WidgetIdAuthentication
 
@@ -50,96 +52,53 @@ class WidgetAskErrorSerializer(serializers.Serializer):
     )
 
 
-_QUESTION = "How do I create a virtual environment?"
-_MARKDOWN = f"# {_QUESTION}\n\nCreate one with `python -m venv myenv` [1]."
+_QUESTION = ANSWER_EXAMPLE["question"]
+_MARKDOWN = f"# {_QUESTION}\n\n{ANSWER_EXAMPLE['content']}"
 _REFUSAL = "I don't know. The sources this Guru has read don't cover this question."
-_ERRORS = errors(
-    401,
-    404,
-    429,
-    502,
-    503,
-    more={
-        401: [(ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site.")],
-        404: [(ErrorCode.QUESTION_NOT_FOUND, "This question has not been answered yet.")],
-        429: [(ErrorCode.RATE_LIMITED, "You have asked 30 questions this hour, the most…")],
-    },
-)
+# The API's answer without its session; a reference names its page `question`.
+_ANSWER = {key: value for key, value in ANSWER_EXAMPLE.items() if key != "session_id"} | {
+    "references": [{"question" if k == "title" else k: v for k, v in REFERENCE_EXAMPLE.items()}]
+}
+_MORE_ERRORS = {
+    401: [(ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site.")],
+    404: [(ErrorCode.QUESTION_NOT_FOUND, "This question has not been answered yet.")],
+    429: [(ErrorCode.RATE_LIMITED, "You have asked 30 questions this hour, the most…")],
+}
+_INVALID = {"msg": "question: This field is required.", "code": "invalid_input"}
 
-
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="widget_ask",
-        tags=["widget"],
-        summary="Ask the widget's guru",
-        request=WidgetAskInput,
-        responses={
-            (200, "text/event-stream"): OpenApiResponse(
-                {
-                    "description": "Not Server-Sent Events despite the media type (Gurubase's):"
-                    " the raw markdown answer as it is written, its first line `# <question>`."
-                },
-                description="A new answer.",
-                examples=[OpenApiExample("markdown", value=_MARKDOWN)],
-            ),
-            (200, "application/json"): OpenApiResponse(
-                WidgetAnswerSerializer,
-                description="With `fetch_existing`: the saved answer.",
-                examples=[
-                    OpenApiExample(
-                        "answer",
-                        value={
-                            "slug": "how-do-i-create-a-virtual-environment",
-                            "content": _MARKDOWN.split("\n\n", 1)[1],
-                            "question": _QUESTION,
-                            "date_updated": "2025-01-01T12:00:00+00:00",
-                            "trust_score": trust_percent(0.82),
-                            "references": [
-                                {
-                                    "question": "Virtual environments",
-                                    "link": "https://docs.python.org/3/library/venv.html",
-                                    "icon": "web",
-                                }
-                            ],
-                        },
-                    )
-                ],
-            ),
-            400: OpenApiResponse(
-                WidgetAskErrorSerializer,
-                description="Invalid input, or the guru declines (`not_error`).",
-                examples=[
-                    OpenApiExample(
-                        "refusal", value={"msg": _REFUSAL, "code": "no_answer", "not_error": True}
-                    ),
-                    OpenApiExample(
-                        "invalid",
-                        value={"msg": "question: This field is required.", "code": "invalid_input"},
-                    ),
-                ],
-            ),
-            **_ERRORS,
-        },
-        examples=[
-            OpenApiExample(
-                "question",
-                value={
-                    "question": _QUESTION,
-                    "parent_slug": None,
-                    "binge_id": None,
-                    "fetch_existing": False,
-                },
-            ),
-            OpenApiExample(
-                "fetch the streamed answer", value={"question": _QUESTION, "fetch_existing": True}
-            ),
-        ],
-    )
-)
-class WidgetAskDoc(SchemaOnlyApi):
-    """Ask the widget's guru. A new answer streams as raw markdown; `fetch_existing: true`
+WIDGET_ASK = Operation(
+    operation_id="widget_ask",
+    tag="widget",
+    summary="Ask the widget's guru",
+    description="""
+    Ask the widget's guru. A new answer streams as raw markdown; `fetch_existing: true`
     with the same question (and session) returns the saved answer once the stream is done.
-    A question the sources don't cover is a `400` with `not_error: true`."""
-
-    authentication_classes = [WidgetIdAuthentication]
-    permission_classes = [HasWidgetId]
+    A question the sources don't cover is a `400` with `not_error: true`.""",
+    request=WidgetAskInput,
+    responses={
+        (200, "text/event-stream"): response(MARKDOWN_STREAM, "A new answer.", markdown=_MARKDOWN),
+        (200, "application/json"): response(
+            WidgetAnswerSerializer, "With `fetch_existing`: the saved answer.", answer=_ANSWER
+        ),
+        400: response(
+            WidgetAskErrorSerializer,
+            "Invalid input, or the guru declines (`not_error`).",
+            refusal={"msg": _REFUSAL, "code": "no_answer", "not_error": True},
+            invalid=_INVALID,
+        ),
+        **errors(401, 404, 429, 502, 503, more=_MORE_ERRORS),
+    },
+    examples=examples(
+        {
+            "question": {
+                "question": _QUESTION,
+                "parent_slug": None,
+                "binge_id": None,
+                "fetch_existing": False,
+            },
+            "fetch the streamed answer": {"question": _QUESTION, "fetch_existing": True},
+        }
+    ),
+    authentication=[WidgetIdAuthentication],
+    permissions=[HasWidgetId],
+)
