@@ -21,9 +21,9 @@ from openguru.answers.quality.grounding import (
     stored_contexts,
 )
 from openguru.core.metrics import answer_record, refusal_record
+from openguru.core.queues import LIGHT_QUEUE
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
-from openguru.sources.routing import LIGHT_QUEUE
 
 logger = logging.getLogger(__name__)
 

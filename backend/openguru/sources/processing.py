@@ -13,6 +13,7 @@ from kombu.exceptions import OperationalError
 from openguru.core.disk import INDEXING, disk_full_cause, disk_full_error, ingest_disk_check
 from openguru.core.errors import DATABASE_DOWN, DomainError, TransientError
 from openguru.core.metrics import ingestion_failure_record, ingestion_record
+from openguru.core.queues import LIGHT_QUEUE
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import llm_configured
 from openguru.providers.vectorstore.factory import get_vector_store
@@ -21,7 +22,6 @@ from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
 from openguru.sources.loaders.registry import loader_for
 from openguru.sources.models import DataSource
-from openguru.sources.routing import LIGHT_QUEUE
 
 logger = logging.getLogger(__name__)
 Status = DataSource.Status

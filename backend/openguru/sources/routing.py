@@ -19,8 +19,8 @@ same queue. An explicit `queue=` in a send still wins.
 
 from typing import Any
 
-CRAWL_QUEUE = "ingest"
-LIGHT_QUEUE = "light"
+from openguru.core.queues import CRAWL_QUEUE, LIGHT_QUEUE
+
 SOURCE_TASK = "openguru.sources.tasks.source_process_task"
 CRAWL_DISCOVERY_TASK = "openguru.sources.tasks.crawl_run_task"
 
