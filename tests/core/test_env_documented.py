@@ -17,8 +17,10 @@ def is_env_reader(func: ast.expr) -> bool:
     """`env("X")`, `env.int("X")`, `env.list("X")`…: the reader of config/env.py."""
     if isinstance(func, ast.Name):
         return func.id == "env"
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
-        func.value.id == "env"
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and (func.value.id == "env")
     )
 
 
