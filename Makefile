@@ -42,13 +42,14 @@ install-dev: $(VENV)/.dev frontend/node_modules/.installed $(WIDGET_JS)
 run: install
 	$(PY) backend/scripts/run_embedded.py --api-port $(API_PORT) --ui-port $(UI_PORT) --milvus-port $(MILVUS_PORT)
 
-## test: lint, format check, types, and the whole suite on PostgreSQL plus a SQLite smoke run
+## test: lint, format check, import contracts, types, and the whole suite on PostgreSQL plus a SQLite smoke run
 test: install-dev
 	bash backend/scripts/services_up.sh
 	bash backend/scripts/browser_up.sh
 	bash backend/scripts/nginx_up.sh
 	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
+	cd backend && ../$(VENV)/bin/lint-imports
 	cd backend && ../$(VENV)/bin/mypy .
 	cd frontend && npm run --silent typecheck
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite" -n 2 --dist loadfile --durations=25
@@ -63,6 +64,7 @@ test-fast: install-dev
 lint:
 	$(VENV)/bin/ruff check --config backend/pyproject.toml backend tests
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
+	cd backend && ../$(VENV)/bin/lint-imports
 
 fmt:
 	$(VENV)/bin/ruff check --config backend/pyproject.toml --fix backend tests

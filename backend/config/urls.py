@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("openguru.integrations.urls")),
     path("api/", include("openguru.api_v1.urls")),
     path("api/", include("openguru.evaluation.urls")),
+    path("api/", include("openguru.ops.urls")),
     path("widget.js", widget_js, name="widget-js"),
     # Prometheus; off unless METRICS_TOKEN is set (openguru/core/metrics_api.py).
     path("metrics", metrics_view, name="metrics"),

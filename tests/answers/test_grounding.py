@@ -10,7 +10,7 @@ from celery import Celery
 from openguru.answers.engine.context import Context
 from openguru.answers.models import OutOfContextQuestion, Question
 from openguru.answers.quality.grounding import answer_claims, answer_grounding, parse_verdicts
-from openguru.answers.services import question_grounding_check
+from openguru.answers.quality.grounding_check import question_grounding_check
 from openguru.answers.tasks import question_grounding_task
 from openguru.providers.llm.factory import get_llm
 

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from openguru.answers.engine import question_vectors
-from openguru.answers.engine.question_vectors import forget_question_vectors
+from openguru.answers import question_vectors
 from openguru.answers.models import Question
+from openguru.answers.question_vectors import forget_question_vectors
 from openguru.answers.selectors import question_find_similar
 from openguru.gurus.models import Guru
 

@@ -2,7 +2,7 @@
 that only looks alike to the embedding does not."""
 
 import pytest
-from openguru.answers.engine.wording import same_question
+from openguru.answers.wording import same_question
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_reanalyze
+from openguru.ops.guru_maintenance import guru_reanalyze
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 

@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "openguru.integrations",
     "openguru.api_v1",
     "openguru.evaluation",
+    "openguru.ops",
 ]
 
 MIDDLEWARE = [

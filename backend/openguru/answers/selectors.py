@@ -6,9 +6,9 @@ from django.db import connection
 from django.db.models import Case, Count, Q, QuerySet, When
 from django.utils.text import slugify
 
-from openguru.answers.engine.question_vectors import similar_vectors
-from openguru.answers.engine.wording import same_question
-from openguru.answers.models import Binge, Question, Vote
+from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
+from openguru.answers.question_vectors import similar_vectors
+from openguru.answers.wording import same_question
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import partial_instance
 from openguru.gurus.models import Guru
@@ -153,3 +153,17 @@ def question_vote_counts(*, question: Question) -> dict[str, int]:
 def question_titles_recent(*, guru: Guru, limit: int) -> list[str]:
     """The latest answered questions outside follow-up sessions (what visitors ask)."""
     return list(_answered(guru).order_by("-created_at").values_list("question", flat=True)[:limit])
+
+
+def question_of_guru(*, guru: Guru, question_id: int) -> Question:
+    question = Question.objects.filter(guru=guru, pk=question_id).first()
+    if question is None:
+        raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No question {question_id} here.")
+    return question
+
+
+def refusal_of_guru(*, guru: Guru, refusal_id: int) -> OutOfContextQuestion:
+    refusal = OutOfContextQuestion.objects.filter(guru=guru, pk=refusal_id).first()
+    if refusal is None:
+        raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No refusal {refusal_id} here.")
+    return refusal

@@ -8,8 +8,8 @@ from celery import shared_task
 
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.quality.calibration import guru_trust_calibrate
-from openguru.answers.services import question_grounding_check
-from openguru.gurus.models import Guru
+from openguru.answers.quality.grounding_check import question_grounding_check
+from openguru.gurus.selectors import guru_by_id
 
 
 @shared_task(soft_time_limit=300, time_limit=330)
@@ -29,7 +29,7 @@ def question_grounding_task(question_id: int) -> dict[str, Any]:
 @shared_task(soft_time_limit=300, time_limit=330)
 def guru_calibrate_task(guru_id: int) -> dict[str, Any]:
     """Calibrate a guru's trust threshold from its corpus (a few hundred searches, no LLM)."""
-    guru = Guru.objects.filter(pk=guru_id).first()
+    guru = guru_by_id(guru_id=guru_id)
     if guru is None:
         return {"guru_id": guru_id, "status": "gone"}
     providers = providers_for(guru)

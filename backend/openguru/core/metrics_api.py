@@ -18,7 +18,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from openguru.core.errors import ErrorCode
-from openguru.sources.routing import CRAWL_QUEUE, LIGHT_QUEUE
+from openguru.core.queues import CRAWL_QUEUE, LIGHT_QUEUE
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,9 @@ def celery_queues() -> list[str]:
 
 def queue_lengths() -> dict[str, int]:
     """Messages waiting in each Celery queue, asked of the broker now. Raises if it is down."""
-    from config.celery import app
+    # The app config/celery.py made current (the Celery app of this process), not imported from
+    # there: config imports this module to serve it.
+    from celery import current_app as app
 
     timeout = settings.METRICS_BROKER_TIMEOUT_SECONDS
     lengths: dict[str, int] = {}

@@ -6,6 +6,7 @@ import ipaddress
 import time
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Protocol
 
 from django.conf import settings
 from django.core.cache import cache
@@ -13,7 +14,14 @@ from django.http import HttpRequest
 
 from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.gurus.models import Guru
+
+
+class AskLimits(Protocol):
+    """A guru's own anonymous-ask limits (None: the deployment's); a `Guru` is one."""
+
+    pk: int
+    anonymous_asks_per_hour: int | None
+    anonymous_asks_per_day: int | None
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -86,7 +94,7 @@ def ask_rate_limit_check(*, ip: str) -> None:
     )
 
 
-def anonymous_ask_limit_check(*, ip: str, guru: Guru) -> None:
+def anonymous_ask_limit_check(*, ip: str, guru: AskLimits) -> None:
     """Anonymous questions to one guru from one client: at most the guru's (else the
     deployment's) number per hour and per day, so one visitor cannot spend the LLM budget.
     Other clients are unaffected."""

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 
 from openguru.answers.models import Question
-from openguru.answers.services import question_grounding_check
+from openguru.answers.quality.grounding_check import question_grounding_check
 from openguru.evaluation.concurrency import ordered_map
 from openguru.gurus.models import Guru
 

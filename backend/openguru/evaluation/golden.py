@@ -21,6 +21,7 @@ from kombu.exceptions import OperationalError
 from openguru.answers.engine.providers import providers_for
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import PlatformSettings
+from openguru.core.task_send import task_send
 from openguru.evaluation.golden_measure import golden_measure, regression_reason
 from openguru.evaluation.models import GoldenPair, GoldenRun
 from openguru.gurus.models import Guru
@@ -29,6 +30,7 @@ from openguru.sources.models import DataSource
 
 logger = logging.getLogger(__name__)
 Status = GoldenRun.Status
+GOLDEN_RUN_TASK = "openguru.evaluation.tasks.golden_run_task"
 
 # --- selectors -----------------------------------------------------------------------------------
 
@@ -150,10 +152,8 @@ def golden_run_request(*, guru_id: int, trigger_source_id: int | None = None) ->
 
 
 def _send(run_id: int, guru_id: int) -> None:
-    from openguru.evaluation.tasks import golden_run_task
-
     try:
-        golden_run_task.delay(guru_id)
+        task_send(GOLDEN_RUN_TASK, guru_id)
     except OperationalError:
         # Left queued, the row would hold the guru's one active place until it expired.
         logger.warning("golden run %s: the broker is unreachable; not run", run_id)

@@ -1,6 +1,6 @@
 """How often the near-duplicate cache would reuse an answer for a different question: every
 pair of a dataset's distinct questions whose embeddings are at least the similarity setting
-alike, and how many of those pairs the wording guard (`answers.engine.wording`) still lets through.
+alike, and how many of those pairs the wording guard (`answers.wording`) still lets through.
 
 A dataset's questions are distinct questions, so a reused pair is a wrong answer unless the two
 are the same question written twice; the report lists the reused pairs to be read.
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from openguru.answers.engine.wording import same_question
+from openguru.answers.wording import same_question
 from openguru.providers.embeddings.base import Embedder
 
 BLOCK_ROWS = 1024  # rows of the similarity matrix held at once (6,000 questions: 25 MB a block)

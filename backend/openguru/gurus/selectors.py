@@ -29,3 +29,7 @@ def guru_bm25_analyzer(*, guru: Guru) -> str | None:
     if not store.has_collection(guru.collection_name):
         return None
     return store.collection_analyzer(guru.collection_name)
+
+
+def guru_by_id(*, guru_id: int) -> Guru | None:
+    return Guru.objects.filter(pk=guru_id).first()

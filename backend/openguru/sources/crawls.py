@@ -17,10 +17,12 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.task_send import task_send
 from openguru.gurus.models import Guru
 from openguru.sources.loaders.base import LoadProgress, LoadRequest
 from openguru.sources.loaders.website import WebsiteLoader
 from openguru.sources.models import Crawl, DataSource
+from openguru.sources.routing import CRAWL_DISCOVERY_TASK
 from openguru.sources.validation import validate_source_input
 
 logger = logging.getLogger(__name__)
@@ -57,10 +59,8 @@ def crawl_start(
 
 
 def _enqueue(crawl_id: int) -> None:
-    from openguru.sources.tasks import crawl_run_task
-
     try:
-        crawl_run_task.apply_async((crawl_id,), expires=CRAWL_SEND_EXPIRES_SECONDS)
+        task_send(CRAWL_DISCOVERY_TASK, crawl_id, expires=CRAWL_SEND_EXPIRES_SECONDS)
     except OperationalError:
         # The broker is down. Nothing would ever run this crawl: say so now (the caller reads
         # the crawl back and sees why) rather than leave it RUNNING until it is found abandoned.

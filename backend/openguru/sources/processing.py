@@ -13,6 +13,8 @@ from kombu.exceptions import OperationalError
 from openguru.core.disk import INDEXING, disk_full_cause, disk_full_error, ingest_disk_check
 from openguru.core.errors import DATABASE_DOWN, DomainError, TransientError
 from openguru.core.metrics import ingestion_failure_record, ingestion_record
+from openguru.core.queues import LIGHT_QUEUE
+from openguru.core.task_send import task_send
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import llm_configured
 from openguru.providers.vectorstore.factory import get_vector_store
@@ -21,7 +23,8 @@ from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
 from openguru.sources.loaders.registry import loader_for
 from openguru.sources.models import DataSource
-from openguru.sources.routing import LIGHT_QUEUE
+from openguru.sources.routing import SUMMARY_TASK
+from openguru.sources.signals import source_indexed, sources_changed
 
 logger = logging.getLogger(__name__)
 Status = DataSource.Status
@@ -145,34 +148,15 @@ def _succeed(source: DataSource, token: str, stats: IndexStats, fetch_state: dic
         crashed_runs=0,
     )
     if stats.changed and source.last_indexed_at:
-        from openguru.answers.quality.staleness import questions_mark_stale
-
-        questions_mark_stale(source_ids=[source.pk])
-    if stats.changed:
-        # The guru's corpus moved: so does the score its own questions get.
-        transaction.on_commit(lambda: _send_calibration(source.guru_id))
+        sources_changed.send(DataSource, source_ids=[source.pk])
     if llm_configured() and (stats.changed or not source.summary):
         transaction.on_commit(lambda: _send_summary(source.pk))
-    from openguru.evaluation.golden import golden_source_indexed
-
-    # The guru's golden set is measured again (a FAQ source's pairs follow its entries first).
-    transaction.on_commit(lambda: golden_source_indexed(source_id=source.pk))
-
-
-def _send_calibration(guru_id: int) -> None:
-    from openguru.answers.tasks import guru_calibrate_task
-
-    try:
-        guru_calibrate_task.apply_async((guru_id,), queue=LIGHT_QUEUE)
-    except OperationalError:  # the broker is down: the guru keeps its last threshold
-        logger.warning("guru %s: the broker is unreachable; threshold not calibrated", guru_id)
+    source_indexed.send(DataSource, source=source, changed=stats.changed)
 
 
 def _send_summary(source_id: int) -> None:
-    from openguru.sources.tasks import source_summarize_task
-
     try:
-        source_summarize_task.apply_async((source_id,), queue=LIGHT_QUEUE)
+        task_send(SUMMARY_TASK, source_id, queue=LIGHT_QUEUE)
     except OperationalError:
         # The source stays indexed: beat's summary sweep sends it once the broker is back.
         logger.warning("source %s: the broker is unreachable; summary sent later", source_id)

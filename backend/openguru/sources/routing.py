@@ -19,10 +19,11 @@ same queue. An explicit `queue=` in a send still wins.
 
 from typing import Any
 
-CRAWL_QUEUE = "ingest"
-LIGHT_QUEUE = "light"
+from openguru.core.queues import CRAWL_QUEUE, LIGHT_QUEUE
+
 SOURCE_TASK = "openguru.sources.tasks.source_process_task"
 CRAWL_DISCOVERY_TASK = "openguru.sources.tasks.crawl_run_task"
+SUMMARY_TASK = "openguru.sources.tasks.source_summarize_task"
 
 
 def source_queue(*, source_id: int) -> str:

@@ -1,6 +1,8 @@
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Literal
 
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 
 from openguru.core.errors import DomainError, ErrorCode
@@ -64,3 +66,37 @@ def guru_reading_state(*, guru: Guru) -> ReadingState:
     if counts["pending"]:
         return "reading"
     return "unreadable" if counts["total"] else "empty"
+
+
+def source_summary_missing(*, source_id: int) -> bool:
+    return DataSource.objects.filter(pk=source_id, summary="").exists()
+
+
+def source_guru_id(*, source_id: int) -> int | None:
+    return DataSource.objects.filter(pk=source_id).values_list("guru_id", flat=True).first()
+
+
+def sources_summary_missing(*, now: datetime) -> list[int]:
+    """Indexed sources still without a summary, quiet for a while, indexed a few hours ago at
+    most (a source whose summary keeps coming out empty is not sent forever)."""
+    missing = DataSource.objects.filter(
+        status=DataSource.Status.SUCCESS,
+        summary="",
+        updated_at__lt=now - timedelta(minutes=settings.SOURCE_SUMMARY_QUIET_MINUTES),
+        last_indexed_at__gte=now - timedelta(hours=settings.SOURCE_SUMMARY_RETRY_HOURS),
+    )
+    return list(missing.values_list("pk", flat=True))
+
+
+def sources_resync_due(*, now: datetime) -> list[int]:
+    """Indexed GitHub repositories and websites whose last indexing is older than their period."""
+    github_due = Q(
+        type=DataSource.Type.GITHUB_REPO,
+        last_indexed_at__lt=now - timedelta(hours=settings.GITHUB_RESYNC_HOURS),
+    )
+    website_due = Q(
+        type=DataSource.Type.WEBSITE,
+        last_indexed_at__lt=now - timedelta(hours=settings.WEBSITE_RECRAWL_HOURS),
+    )
+    due = DataSource.objects.filter(github_due | website_due, status=DataSource.Status.SUCCESS)
+    return list(due.values_list("pk", flat=True))

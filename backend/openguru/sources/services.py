@@ -2,6 +2,7 @@
 
 import logging
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
@@ -9,11 +10,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from openguru.answers.quality.staleness import questions_mark_stale
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.task_send import task_send
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
+from openguru.sources.routing import SOURCE_TASK
+from openguru.sources.signals import sources_changed
 from openguru.sources.uploads import upload_store
 from openguru.sources.validation import validate_source_input, validate_upload
 
@@ -25,10 +28,8 @@ def _enqueue(source_id: int) -> None:
 
 
 def _send(source_id: int) -> None:
-    from openguru.sources.tasks import source_process_task
-
     try:
-        source_process_task.delay(source_id)
+        task_send(SOURCE_TASK, source_id)
     except OperationalError:
         # The broker is down. The source is saved as queued, and beat's pending sweep sends it
         # once the broker is back; the caller still gets its source, not an error.
@@ -104,7 +105,7 @@ def source_reindex(*, source: DataSource) -> DataSource:
 def source_delete(*, source: DataSource) -> None:
     guru_id, collection, source_id = source.guru_id, source.guru.collection_name, source.pk
     stored_file = source.file if source.file else None
-    questions_mark_stale(source_ids=[source_id])
+    sources_changed.send(DataSource, source_ids=[source_id])
     source.delete()
 
     def _cleanup() -> None:
@@ -140,3 +141,17 @@ def sources_reindex_guru(*, guru: Guru) -> int:
     for source_id in ids:
         _enqueue(source_id)
     return len(ids)
+
+
+def sources_touch(*, source_ids: list[int], now: datetime) -> None:
+    """Mark the sources as just sent (`.update()` skips auto_now), so the next sweeps leave them
+    to this message."""
+    DataSource.objects.filter(pk__in=source_ids).update(updated_at=now)
+
+
+def sources_resync_mark(*, source_ids: list[int], now: datetime) -> None:
+    """Indexed sources due for a resync, back to NOT_PROCESSED. With updated_at (`.update()` skips
+    auto_now): without it the pending sweep would resend them at once."""
+    DataSource.objects.filter(pk__in=source_ids, status=DataSource.Status.SUCCESS).update(
+        status=DataSource.Status.NOT_PROCESSED, updated_at=now
+    )

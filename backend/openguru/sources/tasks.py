@@ -3,14 +3,12 @@
 import logging
 import time
 from contextlib import suppress
-from datetime import timedelta
 
 from celery import shared_task
 from celery.app.task import Task
 from celery.exceptions import Reject
 from django.conf import settings
 from django.db import connection, connections
-from django.db.models import Q
 from django.utils import timezone
 
 from openguru.core.errors import DATABASE_DOWN, TransientError
@@ -24,6 +22,13 @@ from openguru.sources.claims import (
 from openguru.sources.crawls import CRAWL_TIME_LIMIT_SECONDS, crawl_run
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
+from openguru.sources.selectors import (
+    source_guru_id,
+    source_summary_missing,
+    sources_resync_due,
+    sources_summary_missing,
+)
+from openguru.sources.services import sources_resync_mark, sources_touch
 
 logger = logging.getLogger(__name__)
 
@@ -115,11 +120,11 @@ def source_summarize_task(source_id: int, only_if_missing: bool = False) -> bool
     `only_if_missing`: beat's resend, which does nothing once the source has a summary."""
     from openguru.sources.summaries import guru_summarize, source_summarize
 
-    if only_if_missing and not DataSource.objects.filter(pk=source_id, summary="").exists():
+    if only_if_missing and not source_summary_missing(source_id=source_id):
         return False
     if source_summarize(source_id=source_id) is None:
         return False
-    guru_id = DataSource.objects.filter(pk=source_id).values_list("guru_id", flat=True).first()
+    guru_id = source_guru_id(source_id=source_id)
     if guru_id is not None:
         guru_summarize(guru_id=guru_id)
     return True
@@ -152,15 +157,8 @@ def sources_enqueue_missing_summaries() -> int:
     if not llm_configured():
         return 0
     now = timezone.now()
-    missing = DataSource.objects.filter(
-        status=DataSource.Status.SUCCESS,
-        summary="",
-        updated_at__lt=now - timedelta(minutes=settings.SOURCE_SUMMARY_QUIET_MINUTES),
-        last_indexed_at__gte=now - timedelta(hours=settings.SOURCE_SUMMARY_RETRY_HOURS),
-    )
-    ids = list(missing.values_list("pk", flat=True))
-    # Marked as sent (.update() skips auto_now), so the next sweeps leave it to this message.
-    DataSource.objects.filter(pk__in=ids).update(updated_at=now)
+    ids = sources_summary_missing(now=now)
+    sources_touch(source_ids=ids, now=now)
     for source_id in ids:
         source_summarize_task.apply_async(
             (source_id,), {"only_if_missing": True}, expires=SEND_EXPIRES_SECONDS
@@ -171,20 +169,8 @@ def sources_enqueue_missing_summaries() -> int:
 @shared_task(soft_time_limit=60, time_limit=90)
 def sources_enqueue_due_resyncs() -> int:
     now = timezone.now()
-    github_due = Q(
-        type=DataSource.Type.GITHUB_REPO,
-        last_indexed_at__lt=now - timedelta(hours=settings.GITHUB_RESYNC_HOURS),
-    )
-    website_due = Q(
-        type=DataSource.Type.WEBSITE,
-        last_indexed_at__lt=now - timedelta(hours=settings.WEBSITE_RECRAWL_HOURS),
-    )
-    due = DataSource.objects.filter(github_due | website_due, status=DataSource.Status.SUCCESS)
-    ids = list(due.values_list("pk", flat=True))
-    # .update() skips auto_now: without updated_at the pending sweep would resend these at once.
-    DataSource.objects.filter(pk__in=ids, status=DataSource.Status.SUCCESS).update(
-        status=DataSource.Status.NOT_PROCESSED, updated_at=now
-    )
+    ids = sources_resync_due(now=now)
+    sources_resync_mark(source_ids=ids, now=now)
     return _send(ids)
 
 

@@ -1,8 +1,9 @@
 """The providers an answer runs on, chosen at the channel's edge: every channel (the Q&A site's
 answer views, API v1, MCP, the widget, the bots, the eval harness and the bench) calls
-`providers_for(guru)` and hands the result to `answers.engine.ask.ask`, so the engine itself reads
-no settings or globals and a test can run it on a fake LLM, a fake embedder and the in-memory
-vector store."""
+`providers_for(guru)` and hands the result to `answers.engine.ask.ask`, so the engine itself builds
+no provider and a test can run it on a fake LLM, a fake embedder and the in-memory vector store.
+Its tunables it does read itself: Django settings (`RETRIEVAL_*`, `ANSWER_MODE`, …, which tests
+and `make eval` change with `override_settings`) and the platform settings row."""
 
 from dataclasses import dataclass
 

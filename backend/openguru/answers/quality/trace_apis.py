@@ -8,8 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.answers.models import OutOfContextQuestion, Question
-from openguru.core.errors import DomainError, ErrorCode
+from openguru.answers.selectors import question_of_guru, refusal_of_guru
 from openguru.core.openapi import errors
 from openguru.gurus.selectors import guru_get
 
@@ -91,9 +90,7 @@ class QuestionTraceApi(APIView):
         examples=[OpenApiExample("answered", value=_TRACE_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, slug: str, question_id: int) -> Response:
-        question = Question.objects.filter(guru=guru_get(slug=slug), pk=question_id).first()
-        if question is None:
-            raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No question {question_id} here.")
+        question = question_of_guru(guru=guru_get(slug=slug), question_id=question_id)
         return Response(
             {
                 "id": question.pk,
@@ -114,11 +111,7 @@ class RefusalTraceApi(APIView):
         examples=[OpenApiExample("refused", value=_REFUSAL_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, slug: str, refusal_id: int) -> Response:
-        refusal = OutOfContextQuestion.objects.filter(
-            guru=guru_get(slug=slug), pk=refusal_id
-        ).first()
-        if refusal is None:
-            raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No refusal {refusal_id} here.")
+        refusal = refusal_of_guru(guru=guru_get(slug=slug), refusal_id=refusal_id)
         return Response(
             {
                 "id": refusal.pk,

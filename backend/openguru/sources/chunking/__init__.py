@@ -11,6 +11,7 @@ Modules: `base` (Chunk, size rule, hashing), `sizing` (token budget), `sections`
 (the per-format dispatch).
 """
 
+from openguru.sources.anchors import github_slug
 from openguru.sources.chunking.base import (
     DEFAULT_CHUNK_TOKENS,
     FAQ_TRUNCATE_FACTOR,
@@ -22,7 +23,6 @@ from openguru.sources.chunking.base import (
     default_chunk_size,
 )
 from openguru.sources.chunking.documents import chunk_documents
-from openguru.sources.chunking.markdown import github_slug
 
 __all__ = [
     "DEFAULT_CHUNK_TOKENS",

@@ -3,6 +3,7 @@ GitHub-style anchors; fenced code is never mistaken for a heading."""
 
 import re
 
+from openguru.sources.anchors import github_slug
 from openguru.sources.chunking.base import MAX_HEADING_CHARS, WHITESPACE, Draft, Limits
 from openguru.sources.chunking.sections import Section, section_drafts
 from openguru.sources.loaders.base import Document
@@ -96,7 +97,3 @@ class _Slugger:
         count = self._seen.get(base, 0)
         self._seen[base] = count + 1
         return base if count == 0 else f"{base}-{count}"
-
-
-def github_slug(heading: str) -> str:
-    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")

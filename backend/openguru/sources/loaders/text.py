@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.sources.chunking import github_slug
+from openguru.sources.anchors import github_slug
 from openguru.sources.loaders.base import (
     Document,
     LoadProgress,

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from openguru.gurus.backup_export import guru_export
 from openguru.gurus.models import Guru
+from openguru.ops.backup_export import guru_export
 
 
 class Command(BaseCommand):

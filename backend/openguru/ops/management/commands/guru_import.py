@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from openguru.core.errors import DomainError
-from openguru.gurus.backup_import import guru_import, guru_vectors_restore
+from openguru.ops.backup_import import guru_import, guru_vectors_restore
 
 
 class Command(BaseCommand):

@@ -10,11 +10,8 @@ from rest_framework.views import APIView
 
 from openguru.core.models import PlatformSettings
 from openguru.core.openapi import errors
-from openguru.core.platform_settings import (
-    deployment_providers,
-    platform_settings_get,
-    platform_settings_update,
-)
+from openguru.core.platform_settings import platform_settings_get, platform_settings_update
+from openguru.ops.deployment import deployment_providers
 
 
 def _zero_to_one(help_text: str = "") -> serializers.FloatField:

@@ -24,7 +24,7 @@ def _database() -> str:
 
 
 def _broker() -> str:
-    from config.celery import app
+    from celery import current_app as app
 
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=3)

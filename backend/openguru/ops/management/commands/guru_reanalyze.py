@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from openguru.core.errors import DomainError
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_bm25_analyzer
-from openguru.gurus.services import guru_reanalyze
+from openguru.ops.guru_maintenance import guru_reanalyze
 from openguru.providers.vectorstore.factory import get_vector_store
 
 

@@ -21,9 +21,9 @@ from kombu.exceptions import OperationalError
 
 from openguru.answers.models import Binge, Question
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.gurus.backup_export import DOCUMENT, FORMAT, VERSION, file_entry
 from openguru.gurus.models import Guru
 from openguru.gurus.services import EDITABLE_FIELDS, guru_create
+from openguru.ops.backup_export import DOCUMENT, FORMAT, VERSION, file_entry
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.chunking.base import Chunk
