@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from mcp import Client
-from openguru.answers import admission
+from openguru.answers.engine import admission
 from openguru.answers.engine.admission import OVERLOADED_MSG
 from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.integrations.widget.services import widget_id_create
