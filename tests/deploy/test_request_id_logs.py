@@ -49,9 +49,14 @@ def test_the_request_id_reaches_the_worker_log_lines(tmp_path: Path) -> None:
         assert response.headers["X-Request-ID"] == request_id
         source_id = response.json()["id"]
         wait_until(lambda: DataSource.objects.get(pk=source_id).status == "SUCCESS", timeout=120)
-        # The worker writes the task's outcome right after the row: wait for the line.
+        # The worker logs the task's outcome after the row is written: wait for that line (the
+        # "received" line comes first and says nothing of the outcome).
         wait_until(
-            lambda: any(PROCESS_TASK in line["message"] for line in json_lines(log)), timeout=30
+            lambda: any(
+                PROCESS_TASK in line["message"] and "succeeded" in line["message"]
+                for line in json_lines(log)
+            ),
+            timeout=30,
         )
 
     lines = json_lines(log)
