@@ -81,9 +81,7 @@ def read_text(path: Path, label: str) -> str:
     if body.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return parsed(label, lambda: body.decode("utf-16"))
     if b"\x00" in body[:_BINARY_WINDOW]:
-        raise DomainError(
-            ErrorCode.INVALID_FILE, f"The file is not a {label}: it holds binary data, not text."
-        )
+        raise DomainError(ErrorCode.INVALID_FILE, "The file holds binary data, not text.")
     try:
         return body.decode("utf-8-sig")
     except UnicodeDecodeError:
