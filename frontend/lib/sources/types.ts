@@ -1,12 +1,6 @@
 /** A source as `SourceOutput` (sources/apis.py) returns it. */
 export type SourceType =
-  | "website"
-  | "pdf"
-  | "youtube"
-  | "github_repo"
-  | "text"
-  | "faq"
-  | FileSourceType;
+  "website" | "pdf" | "youtube" | "github_repo" | "text" | "faq" | FileSourceType;
 /** Uploaded files beyond PDFs (sources/file_kinds.py). */
 export type FileSourceType = "docx" | "pptx" | "xlsx" | "csv" | "html" | "markdown" | "epub";
 export type SourceStatus = "NOT_PROCESSED" | "PROCESSING" | "SUCCESS" | "FAILED";

@@ -12,11 +12,11 @@ from openguru.sources.loaders.youtube import YouTubeLoader
 
 def _file_loaders() -> dict[str, Callable[[], Loader]]:
     # Imported on demand: the office-format libraries are only needed by these source types.
-    from openguru.sources.loaders.files.epub import EpubLoader
-    from openguru.sources.loaders.files.markup import HtmlLoader, MarkdownLoader
-    from openguru.sources.loaders.files.sheets import CsvLoader, XlsxLoader
-    from openguru.sources.loaders.files.slides import PptxLoader
-    from openguru.sources.loaders.files.word import DocxLoader
+    from openguru.sources.loaders.file_epub import EpubLoader
+    from openguru.sources.loaders.file_markup import HtmlLoader, MarkdownLoader
+    from openguru.sources.loaders.file_sheets import CsvLoader, XlsxLoader
+    from openguru.sources.loaders.file_slides import PptxLoader
+    from openguru.sources.loaders.file_word import DocxLoader
 
     return {
         "docx": DocxLoader,

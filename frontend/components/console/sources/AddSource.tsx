@@ -46,9 +46,7 @@ export function AddSource({ slug, onAdded }: AddSourceProps) {
         ))}
       </div>
       {kind === "website" ? <WebsiteForm {...props} /> : null}
-      {kind === "pdf" || kind === "files" ? (
-        <FileUpload key={kind} {...props} kind={kind} />
-      ) : null}
+      {kind === "pdf" || kind === "files" ? <FileUpload key={kind} {...props} kind={kind} /> : null}
       {kind === "youtube" ? <UrlSourceForm {...props} type="youtube" /> : null}
       {kind === "github_repo" ? <UrlSourceForm {...props} type="github_repo" /> : null}
       {kind === "text" ? <TextSourceForm {...props} /> : null}

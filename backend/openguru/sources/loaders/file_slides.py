@@ -15,7 +15,7 @@ from openguru.sources.loaders.base import (
     LoadResult,
     ProgressCallback,
 )
-from openguru.sources.loaders.files.common import (
+from openguru.sources.loaders.file_common import (
     check_file,
     check_zip,
     clean_text,
