@@ -13,7 +13,7 @@ import lxml.html
 from django.conf import settings
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.sources.chunking import github_slug
+from openguru.sources.anchors import github_slug
 from openguru.sources.loaders.base import LoadRequest
 
 logger = logging.getLogger(__name__)
