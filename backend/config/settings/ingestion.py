@@ -32,6 +32,15 @@ PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=50 * 1024 * 1024)
 # A page's text extraction is bounded by pypdf's own limits; this bounds the whole file (a small
 # PDF whose thousand pages share one heavy content stream would otherwise hold a worker for hours).
 PDF_EXTRACT_MAX_SECONDS = env.float("PDF_EXTRACT_MAX_SECONDS", default=300.0)
+# Uploads other than PDFs (Word, PowerPoint, Excel, CSV, HTML, Markdown, EPUB): one size cap.
+FILE_MAX_BYTES = env.int("FILE_MAX_BYTES", default=50 * 1024 * 1024)
+# Word, PowerPoint, Excel and EPUB files are zip archives: what they unpack to is checked before
+# any parser reads them, so a small file cannot expand into gigabytes (a zip bomb).
+FILE_UNZIPPED_MAX_BYTES = env.int("FILE_UNZIPPED_MAX_BYTES", default=200 * 1024 * 1024)
+FILE_ZIP_MAX_MEMBERS = env.int("FILE_ZIP_MAX_MEMBERS", default=10_000)
+# A workbook or CSV larger than this (all sheets together) fails instead of holding a worker.
+SPREADSHEET_MAX_ROWS = env.int("SPREADSHEET_MAX_ROWS", default=100_000)
+SPREADSHEET_MAX_CELLS = env.int("SPREADSHEET_MAX_CELLS", default=1_000_000)
 SOURCE_TEXT_MAX_BYTES = env.int("SOURCE_TEXT_MAX_BYTES", default=10 * 1024 * 1024)
 # A run is refused (FAILED, "the server's disk is full") while the embedded vector store's disk
 # has less room than this: Milvus Lite on a full disk acknowledges writes it then loses.

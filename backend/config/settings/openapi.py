@@ -61,7 +61,7 @@ SPECTACULAR_SETTINGS = {
         "AssistantRoleEnum": ["assistant"],
         "ErrorCodeEnum": "openguru.core.errors.ErrorCode",
         "SourceTypeEnum": "openguru.sources.models.DataSource.Type",
-        "V1SourceTypeEnum": ["FAQ", "GITHUB_REPO", "PDF", "TEXT", "WEBSITE", "YOUTUBE"],
+        "V1SourceTypeEnum": "openguru.api_v1.gurubase.V1_SOURCE_TYPE_NAMES",
         "IntegrationTypeEnum": "openguru.integrations.models.Integration.Type",
         "SlackPayloadTypeEnum": ["url_verification", "event_callback"],
         "ExportChannelEnum": "openguru.answers.analytics.rows.CHANNEL_FILTERS",

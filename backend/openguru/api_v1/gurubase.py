@@ -13,7 +13,16 @@ SOURCE_TYPES = {
     DataSource.Type.GITHUB_REPO: "GITHUB_REPO",
     DataSource.Type.TEXT: "TEXT",
     DataSource.Type.FAQ: "FAQ",
+    # Uploaded files beyond PDFs, named as the PDF type is: the format in capitals.
+    DataSource.Type.DOCX: "DOCX",
+    DataSource.Type.PPTX: "PPTX",
+    DataSource.Type.XLSX: "XLSX",
+    DataSource.Type.CSV: "CSV",
+    DataSource.Type.HTML: "HTML",
+    DataSource.Type.MARKDOWN: "MARKDOWN",
+    DataSource.Type.EPUB: "EPUB",
 }
+V1_SOURCE_TYPE_NAMES = sorted(SOURCE_TYPES.values())
 
 # Gurubase has no "in progress" status: ours is NOT_PROCESSED with `progress` alongside.
 SOURCE_STATUSES = {

@@ -52,15 +52,15 @@ def sources_add(*, guru: Guru, items: Iterable[NewSource]) -> list[dict[str, Any
 
 
 def sources_upload(*, guru: Guru, files: list[UploadedFile]) -> list[dict[str, Any]]:
-    """Every file is checked before any is stored: an over-size or non-PDF file refuses the
-    whole upload (413/400) and nothing is kept."""
+    """Every file is checked before any is stored: an over-size file or one of a kind we do not
+    read refuses the whole upload (413/400) and nothing is kept."""
     for upload in files:
         validate_upload(upload)
     results = []
     for upload in files:
         source = source_create_upload(guru=guru, upload=upload)
         results.append(
-            _result("pdf", source.url, status="success", id=source.pk, title=source.title)
+            _result(source.type, source.url, status="success", id=source.pk, title=source.title)
         )
     return results
 

@@ -105,12 +105,20 @@ class DataSourcesApi(V1Api):
             if not any(attrs.values()):
                 raise serializers.ValidationError(
                     "Send at least one of website_urls, youtube_urls, github_urls, "
-                    "text_sources, faq_sources (or PDFs as multipart pdf_files)."
+                    "text_sources, faq_sources (or files as multipart pdf_files or files)."
                 )
             return attrs
 
     class UploadInput(serializers.Serializer):
-        pdf_files = serializers.ListField(child=serializers.FileField(), help_text="PDFs.")
+        pdf_files = serializers.ListField(
+            child=serializers.FileField(), required=False, help_text="PDFs (Gurubase's name)."
+        )
+        files = serializers.ListField(
+            child=serializers.FileField(),
+            required=False,
+            help_text="PDF, DOCX, PPTX, XLSX, CSV, HTML, Markdown or EPUB files; the type "
+            "follows the extension.",
+        )
 
     @extend_schema(
         operation_id="v1_data_sources_list",
@@ -135,8 +143,9 @@ class DataSourcesApi(V1Api):
         operation_id="v1_data_sources_add",
         tags=["v1 data sources"],
         summary="Add data sources (indexed in the background)",
-        description="JSON lists of URLs and texts, or PDFs as multipart `pdf_files`. Each item "
-        "is added or refused on its own; PDFs are checked first and refused all together. "
+        description="JSON lists of URLs and texts, or files as multipart `pdf_files` or `files` "
+        "(PDF, DOCX, PPTX, XLSX, CSV, HTML, Markdown, EPUB). Each item is added or refused on "
+        "its own; files are checked first and refused all together. "
         "Needs a staff user's key.",
         request={"application/json": AddInput, "multipart/form-data": UploadInput},
         responses={

@@ -1,8 +1,10 @@
-"""Uploaded source files (PDFs), served to whoever may read them.
+"""Uploaded source files (PDFs, office files, HTML, Markdown, EPUB), served to whoever may read
+them.
 
-A public PDF is a citation target (`<file url>#page=N`), open to anyone; a private one only to an
-admin (session, admin token, or a staff user's API key). Anyone else gets the same 404 as for a
-file that does not exist.
+A public file is a citation target (`<file url>#page=N`, `#slide-N`, `#heading`), open to anyone;
+a private one only to an admin (session, admin token, or a staff user's API key). Anyone else gets
+the same 404 as for a file that does not exist. An uploaded HTML page is shown in a sandbox: its
+scripts never run on this site's origin.
 """
 
 from pathlib import PurePath
@@ -14,6 +16,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from openguru.sources.file_kinds import file_kind_for_type
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_file_readable
 
@@ -38,10 +41,17 @@ def _file_response(source: DataSource) -> HttpResponseBase:
     stored = source.file.name or ""
     name = PurePath(stored).name
     prefix = settings.MEDIA_ACCEL_REDIRECT_PREFIX
+    kind = file_kind_for_type(source.type)
+    content_type = kind.content_type if kind else "application/octet-stream"
+    if content_type == "text/html":
+        # Sent from here, not by nginx: nginx drops a header like this one on X-Accel-Redirect.
+        sandboxed = FileResponse(source.file.open("rb"), content_type=content_type, filename=name)
+        sandboxed["Content-Security-Policy"] = "sandbox"
+        return sandboxed
     if not prefix:
-        return FileResponse(source.file.open("rb"), content_type="application/pdf", filename=name)
+        return FileResponse(source.file.open("rb"), content_type=content_type, filename=name)
     # nginx sends the file from its internal location; Django only decided that it may.
-    response = HttpResponse(content_type="application/pdf")
+    response = HttpResponse(content_type=content_type)
     response["X-Accel-Redirect"] = f"{prefix.rstrip('/')}/{quote(stored)}"
     response["Content-Disposition"] = f"inline; filename*=UTF-8''{quote(name)}"
     return response

@@ -21,6 +21,14 @@ class DataSource(TimeStampedModel):
         GITHUB_REPO = "github_repo"
         TEXT = "text"
         FAQ = "faq"
+        # Uploaded files beyond PDFs (file_kinds.py): each its own type, handled as PDFs are.
+        DOCX = "docx"
+        PPTX = "pptx"
+        XLSX = "xlsx"
+        CSV = "csv"
+        HTML = "html"
+        MARKDOWN = "markdown"
+        EPUB = "epub"
 
     class Status(models.TextChoices):
         NOT_PROCESSED = "NOT_PROCESSED"

@@ -66,11 +66,11 @@ def source_create(
 def source_create_upload(
     *, guru: Guru, upload: UploadedFile, title: str = "", private: bool = False
 ) -> DataSource:
-    validate_upload(upload)
+    kind = validate_upload(upload)
     source = DataSource(
         guru=guru,
-        type=DataSource.Type.PDF,
-        url=f"pdf://{uuid.uuid4().hex}/{upload.name}",
+        type=kind.type,
+        url=f"{kind.type}://{uuid.uuid4().hex}/{upload.name}",
         title=title or str(upload.name),
         private=private,
     )

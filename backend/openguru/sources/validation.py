@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.sources.file_kinds import UPLOADABLE, FileKind, file_kind_for_name, file_kind_for_type
 from openguru.sources.loaders.ssrf import check_url
 from openguru.sources.models import DataSource
 
@@ -41,8 +42,8 @@ def validate_source_input(*, type: str, url: str, content: str, crawl_mode: str)
         if len(content.encode()) > settings.SOURCE_TEXT_MAX_BYTES:
             raise DomainError(ErrorCode.FILE_TOO_LARGE, "This text is too large.")
         return url.strip()
-    if type == DataSource.Type.PDF:
-        raise DomainError(ErrorCode.INVALID_INPUT, "Upload the PDF as a file.")
+    if kind := file_kind_for_type(type):
+        raise DomainError(ErrorCode.INVALID_INPUT, f"Upload the {kind.label} as a file.")
     if type == DataSource.Type.GITHUB_REPO:
         return _require_repo_url(url)
     checked = _require_http_url(url)
@@ -63,9 +64,15 @@ def _refuse_private_address(url: str) -> None:
             raise
 
 
-def validate_upload(upload: UploadedFile) -> None:
-    if upload.size is not None and upload.size > settings.PDF_MAX_BYTES:
-        limit_mb = settings.PDF_MAX_BYTES / (1024 * 1024)  # not floored: 1.5 MB is not "1 MB"
-        raise DomainError(ErrorCode.FILE_TOO_LARGE, f"PDFs may be at most {limit_mb:g} MB.")
-    if not str(upload.name or "").lower().endswith(".pdf"):
-        raise DomainError(ErrorCode.INVALID_FILE, "Only PDF files can be uploaded.")
+def validate_upload(upload: UploadedFile) -> FileKind:
+    """The kind of file `upload` is (by its extension), or a user-readable refusal."""
+    kind = file_kind_for_name(str(upload.name or ""))
+    if kind is None:
+        raise DomainError(ErrorCode.INVALID_FILE, f"Only {UPLOADABLE} files can be uploaded.")
+    pdf = kind.type == DataSource.Type.PDF
+    limit = settings.PDF_MAX_BYTES if pdf else settings.FILE_MAX_BYTES
+    if upload.size is not None and upload.size > limit:
+        limit_mb = limit / (1024 * 1024)  # not floored: 1.5 MB is not "1 MB"
+        what = "PDFs" if pdf else "Files"
+        raise DomainError(ErrorCode.FILE_TOO_LARGE, f"{what} may be at most {limit_mb:g} MB.")
+    return kind

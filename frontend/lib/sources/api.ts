@@ -9,7 +9,8 @@ export function addSource(slug: string, source: NewSource): Promise<Source> {
   return apiJson<Source>(sourcesPath(slug), { method: "POST", json: source });
 }
 
-export function uploadPdf(
+/** A PDF or another uploadable file; the server takes its type from the extension. */
+export function uploadFile(
   slug: string,
   file: File,
   isPrivate: boolean,

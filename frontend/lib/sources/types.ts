@@ -1,5 +1,8 @@
 /** A source as `SourceOutput` (sources/apis.py) returns it. */
-export type SourceType = "website" | "pdf" | "youtube" | "github_repo" | "text" | "faq";
+export type SourceType =
+  "website" | "pdf" | "youtube" | "github_repo" | "text" | "faq" | FileSourceType;
+/** Uploaded files beyond PDFs (sources/file_kinds.py). */
+export type FileSourceType = "docx" | "pptx" | "xlsx" | "csv" | "html" | "markdown" | "epub";
 export type SourceStatus = "NOT_PROCESSED" | "PROCESSING" | "SUCCESS" | "FAILED";
 export type CrawlMode = "single" | "crawl" | "sitemap";
 
@@ -35,7 +38,7 @@ export interface Source {
 }
 
 export interface NewSource {
-  type: Exclude<SourceType, "pdf">;
+  type: Exclude<SourceType, "pdf" | FileSourceType>;
   url?: string;
   title?: string;
   content?: string;
@@ -61,6 +64,13 @@ export const SOURCE_TYPE_LABELS: Record<SourceType, string> = {
   github_repo: "GitHub",
   text: "Text",
   faq: "FAQ",
+  docx: "Word",
+  pptx: "PowerPoint",
+  xlsx: "Excel",
+  csv: "CSV",
+  html: "HTML",
+  markdown: "Markdown",
+  epub: "EPUB",
 };
 
 export function isInProgress(source: Source): boolean {

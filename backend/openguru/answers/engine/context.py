@@ -106,6 +106,8 @@ _ICONS = {
     "github_repo": "github",
     "text": "text",
     "faq": "text",
+    # Other uploaded files: the channels draw a document for "text" (no icon of their own).
+    **dict.fromkeys(("docx", "pptx", "xlsx", "csv", "html", "markdown", "epub"), "text"),
 }
 
 

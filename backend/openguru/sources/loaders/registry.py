@@ -10,6 +10,25 @@ from openguru.sources.loaders.text import FaqLoader, TextLoader
 from openguru.sources.loaders.youtube import YouTubeLoader
 
 
+def _file_loaders() -> dict[str, Callable[[], Loader]]:
+    # Imported on demand: the office-format libraries are only needed by these source types.
+    from openguru.sources.loaders.file_epub import EpubLoader
+    from openguru.sources.loaders.file_markup import HtmlLoader, MarkdownLoader
+    from openguru.sources.loaders.file_sheets import CsvLoader, XlsxLoader
+    from openguru.sources.loaders.file_slides import PptxLoader
+    from openguru.sources.loaders.file_word import DocxLoader
+
+    return {
+        "docx": DocxLoader,
+        "pptx": PptxLoader,
+        "xlsx": XlsxLoader,
+        "csv": CsvLoader,
+        "html": HtmlLoader,
+        "markdown": MarkdownLoader,
+        "epub": EpubLoader,
+    }
+
+
 def _website_loader() -> Loader:
     # Imported on demand: the crawler pulls in heavy extraction libraries that the other
     # source types never need.
@@ -29,7 +48,7 @@ _LOADERS: dict[str, Callable[[], Loader]] = {
 
 
 def loader_for(source_type: str) -> Loader:
-    factory = _LOADERS.get(source_type)
+    factory = _LOADERS.get(source_type) or _file_loaders().get(source_type)
     if factory is None:
         raise DomainError(ErrorCode.INVALID_INPUT, f"Unknown source type {source_type!r}.")
     return factory()

@@ -6,7 +6,7 @@ import { Button } from "@/components/console/ui/Button";
 import formStyles from "@/components/console/ui/forms.module.css";
 
 import { FaqForm } from "./FaqForm";
-import { PdfUpload } from "./PdfUpload";
+import { FileUpload } from "./FileUpload";
 import { TextSourceForm } from "./TextSourceForm";
 import { UrlSourceForm } from "./UrlSourceForm";
 import { WebsiteForm } from "./WebsiteForm";
@@ -14,6 +14,7 @@ import { WebsiteForm } from "./WebsiteForm";
 const KINDS = [
   { value: "website", label: "Website" },
   { value: "pdf", label: "PDF" },
+  { value: "files", label: "Other files" },
   { value: "youtube", label: "YouTube" },
   { value: "github_repo", label: "GitHub" },
   { value: "text", label: "Text" },
@@ -45,7 +46,7 @@ export function AddSource({ slug, onAdded }: AddSourceProps) {
         ))}
       </div>
       {kind === "website" ? <WebsiteForm {...props} /> : null}
-      {kind === "pdf" ? <PdfUpload {...props} /> : null}
+      {kind === "pdf" || kind === "files" ? <FileUpload key={kind} {...props} kind={kind} /> : null}
       {kind === "youtube" ? <UrlSourceForm {...props} type="youtube" /> : null}
       {kind === "github_repo" ? <UrlSourceForm {...props} type="github_repo" /> : null}
       {kind === "text" ? <TextSourceForm {...props} /> : null}

@@ -11,6 +11,7 @@ from tqdm import tqdm
 
 from openguru.core.errors import DomainError
 from openguru.gurus.selectors import guru_get
+from openguru.sources.file_kinds import file_kind_for_name, file_kind_for_type
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
 from openguru.sources.services import source_create, source_create_upload
@@ -19,13 +20,17 @@ FINISHED = (DataSource.Status.SUCCESS, DataSource.Status.FAILED)
 
 
 class Command(BaseCommand):
-    help = "Add a source (website, pdf, youtube, github_repo, text, faq) and show its progress."
+    help = (
+        "Add a source (website, youtube, github_repo, text, faq, or a file: pdf, docx, pptx, "
+        "xlsx, csv, html, markdown, epub) and show its progress."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("guru", help="guru slug")
         parser.add_argument("type", choices=DataSource.Type.values)
-        parser.add_argument("target", help="URL, or a file path for pdf/text/faq")
+        parser.add_argument("target", help="URL, or a file path for files and text/faq")
         parser.add_argument("--title", default="")
+        parser.add_argument("--private", action="store_true", help="a file: searchable, unlinked")
         mode = parser.add_mutually_exclusive_group()
         mode.add_argument("--crawl", action="store_true", help="crawl the site from the URL")
         mode.add_argument("--sitemap", action="store_true", help="read the URL as a sitemap")
@@ -51,10 +56,16 @@ class Command(BaseCommand):
     def _create(self, options: dict[str, Any]) -> DataSource:
         guru = guru_get(slug=options["guru"])
         kind, target = options["type"], options["target"]
-        if kind == DataSource.Type.PDF:
+        if file_kind := file_kind_for_type(kind):
             path = Path(target)
-            upload = SimpleUploadedFile(path.name, path.read_bytes(), "application/pdf")
-            return source_create_upload(guru=guru, upload=upload, title=options["title"])
+            if file_kind_for_name(path.name) != file_kind:
+                raise CommandError(
+                    f"A {kind} source needs a file ending in {file_kind.extensions[0]}."
+                )
+            upload = SimpleUploadedFile(path.name, path.read_bytes(), file_kind.content_type)
+            return source_create_upload(
+                guru=guru, upload=upload, title=options["title"], private=options["private"]
+            )
         if kind in (DataSource.Type.TEXT, DataSource.Type.FAQ):
             content = Path(target).read_text(encoding="utf-8")
             return source_create(guru=guru, type=kind, content=content, title=options["title"])

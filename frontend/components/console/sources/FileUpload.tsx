@@ -4,7 +4,7 @@ import { useRef, useState, type DragEvent } from "react";
 
 import { Field } from "@/components/console/ui/Field";
 import { describeError } from "@/lib/console/client";
-import { uploadPdf } from "@/lib/sources/api";
+import { uploadFile } from "@/lib/sources/api";
 
 import { PrivateCheckbox } from "./PrivateCheckbox";
 import { UploadList, type Upload } from "./UploadList";
@@ -12,8 +12,26 @@ import styles from "./sources.module.css";
 
 let nextId = 1;
 
-/** PDFs by drag and drop or the file picker; each upload shows its own progress. */
-export function PdfUpload({ slug, onAdded }: { slug: string; onAdded: () => void }) {
+/** The files a kind of upload takes: PDFs, or the other formats (the server reads the type from
+ * the extension, sources/file_kinds.py). */
+export const UPLOADS = {
+  pdf: { noun: "PDF files", accept: "application/pdf,.pdf", part: "pdf-drop" },
+  files: {
+    noun: "Word, PowerPoint, Excel, CSV, HTML, Markdown or EPUB files",
+    accept: ".docx,.pptx,.xlsx,.csv,.html,.htm,.md,.markdown,.epub",
+    part: "file-drop",
+  },
+} as const;
+
+interface FileUploadProps {
+  slug: string;
+  onAdded: () => void;
+  kind: keyof typeof UPLOADS;
+}
+
+/** Files by drag and drop or the file picker; each upload shows its own progress. */
+export function FileUpload({ slug, onAdded, kind }: FileUploadProps) {
+  const { noun, accept, part } = UPLOADS[kind];
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [over, setOver] = useState(false);
   const [isPrivate, setPrivate] = useState(false);
@@ -27,7 +45,7 @@ export function PdfUpload({ slug, onAdded }: { slug: string; onAdded: () => void
   async function upload(id: number, file: File) {
     patch(id, { state: "uploading" });
     try {
-      await uploadPdf(slug, file, isPrivate, ({ loaded, total }) =>
+      await uploadFile(slug, file, isPrivate, ({ loaded, total }) =>
         patch(id, { sent: loaded / total }),
       );
       patch(id, { state: "done", sent: 1 });
@@ -66,15 +84,15 @@ export function PdfUpload({ slug, onAdded }: { slug: string; onAdded: () => void
       }}
       onDragLeave={() => setOver(false)}
       onDrop={drop}
-      data-part="pdf-drop"
+      data-part={part}
     >
-      <p>Drop PDF files here, or choose them.</p>
-      <Field label="Choose PDF files">
+      <p>Drop {noun} here, or choose them.</p>
+      <Field label={`Choose ${noun}`}>
         {(c) => (
           <input
             {...c}
             type="file"
-            accept="application/pdf,.pdf"
+            accept={accept}
             multiple
             onChange={(event) => {
               send(Array.from(event.target.files ?? []));
