@@ -16,6 +16,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("openguru.api_v1.urls")),
     path("api/", include("openguru.evaluation.urls")),
     path("api/", include("openguru.ops.urls")),
+    path("api/", include("openguru.accounts.urls")),
+    path("api/", include("openguru.core.audit.urls")),
     path("widget.js", widget_js, name="widget-js"),
     # Prometheus; off unless METRICS_TOKEN is set (openguru/core/metrics_api.py).
     path("metrics", metrics_view, name="metrics"),

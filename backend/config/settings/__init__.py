@@ -2,6 +2,7 @@
 
 from config.env import DATA_DIR, REPO_DIR, env
 
+from .accounts import *  # noqa: F403
 from .answers import *  # noqa: F403
 from .bots import *  # noqa: F403
 from .celery import *  # noqa: F403
@@ -24,7 +25,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_guid",
     "openguru.core",
+    "openguru.core.audit",
     "openguru.gurus",
+    "openguru.accounts",
     "openguru.sources",
     "openguru.answers",
     "openguru.integrations",
@@ -45,6 +48,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Holds the request for the audit log: who changed something, and from where.
+    "openguru.core.audit.context.audit_request_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "openguru.core.exception_handler.DatabaseOutageMiddleware",
@@ -126,9 +131,6 @@ if CACHES["default"]["BACKEND"].endswith("RedisCache"):
     _cache_options.setdefault("socket_timeout", 1.0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -161,7 +163,8 @@ REST_FRAMEWORK = {
         "openguru.integrations.apikeys.auth.APIKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["openguru.core.auth.IsAdmin"],
+    # Admins everywhere; maintainers on the routes of the gurus they manage (accounts/access.py).
+    "DEFAULT_PERMISSION_CLASSES": ["openguru.accounts.access.GuruRolePermission"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "rest_framework.parsers.JSONParser",

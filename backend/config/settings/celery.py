@@ -80,6 +80,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "openguru.sources.tasks.sources_enqueue_missing_summaries",
         "schedule": 900.0,
     },
+    "prune-audit-events": {
+        "task": "openguru.core.audit.tasks.audit_events_prune",
+        "schedule": crontab(hour=3, minute=17),
+    },
     "resync-sources": {
         "task": "openguru.sources.tasks.sources_enqueue_due_resyncs",
         "schedule": crontab(minute=7),

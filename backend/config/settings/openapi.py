@@ -60,6 +60,7 @@ SPECTACULAR_SETTINGS = {
         "ChatRoleEnum": "openguru.api_v1.openapi.CHAT_ROLES",
         "AssistantRoleEnum": ["assistant"],
         "ErrorCodeEnum": "openguru.core.errors.ErrorCode",
+        "MemberRoleEnum": "openguru.accounts.models.Role",
         "SourceTypeEnum": "openguru.sources.models.DataSource.Type",
         "V1SourceTypeEnum": "openguru.api_v1.gurubase.V1_SOURCE_TYPE_NAMES",
         "IntegrationTypeEnum": "openguru.integrations.models.Integration.Type",

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
+from openguru.accounts.access import Action, guru_permission
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.gurus.models import Guru
@@ -21,9 +22,12 @@ class Caller:
 
 def caller_guru(*, key: APIKey, guru_slug: str) -> Caller:
     """The key's rate limit is checked first (a rejected call costs no lookup), then the guru:
-    inactive gurus are visible to staff keys only."""
+    the key's owner must be allowed to read it (`accounts/access.py`)."""
     api_key_rate_limit_check(key_id=key.pk)
-    return Caller(key=key, guru=guru_get(slug=guru_slug, active_only=not key.user.is_staff))
+    guru = guru_get(slug=guru_slug)
+    if not guru_permission(actor=key.user, guru=guru, action=Action.READ):
+        raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{guru_slug}'.")
+    return Caller(key=key, guru=guru)
 
 
 def caller_from_request(request: HttpRequest, guru_slug: str) -> Caller:
@@ -32,6 +36,6 @@ def caller_from_request(request: HttpRequest, guru_slug: str) -> Caller:
 
 
 def require_staff(caller: Caller) -> None:
-    """Changing a guru's sources is for keys of staff users."""
-    if not caller.key.user.is_staff:
+    """Changing a guru's sources is for keys of the people who manage it."""
+    if not guru_permission(actor=caller.key.user, guru=caller.guru, action=Action.MANAGE):
         raise DomainError(ErrorCode.PERMISSION_DENIED, "This API key may not change sources.")

@@ -9,6 +9,10 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+# The permission to sign in to the console (`user.has_perm(SIGN_IN)`): staff, and the people
+# accounts/ gives a role.
+SIGN_IN = "core.sign_in"
+
 
 class AdminTokenUser(AnonymousUser):
     """The identity behind the admin token: staff, but no database row."""

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     INVALID_CREDENTIALS = "invalid_credentials"  # sign-in: wrong username or password
     NOT_STAFF = "not_staff"  # sign-in: a real user, but not an administrator
     API_KEY_LIMIT = "api_key_limit"
+    LINK_INVALID = "link_invalid"  # an invitation or password-reset link: used, expired or wrong
     RATE_LIMITED = "rate_limited"
     # Answers
     NO_ANSWER = "no_answer"  # the guru declined: its sources don't cover the question
@@ -61,6 +62,7 @@ _STATUS = {
     ErrorCode.INVALID_CREDENTIALS: HTTPStatus.BAD_REQUEST,
     ErrorCode.NOT_STAFF: HTTPStatus.FORBIDDEN,
     ErrorCode.API_KEY_LIMIT: HTTPStatus.BAD_REQUEST,
+    ErrorCode.LINK_INVALID: HTTPStatus.BAD_REQUEST,
     ErrorCode.RATE_LIMITED: HTTPStatus.TOO_MANY_REQUESTS,
     ErrorCode.NO_ANSWER: HTTPStatus.BAD_REQUEST,
     ErrorCode.OVERLOADED: HTTPStatus.SERVICE_UNAVAILABLE,

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.db import transaction
 
+from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.models import PlatformSettings
 
 # What an admin may change at run time; every other column is bookkeeping.
@@ -26,7 +27,11 @@ def platform_settings_get() -> PlatformSettings:
 def platform_settings_update(*, data: dict[str, Any]) -> PlatformSettings:
     row = PlatformSettings.objects.select_for_update().get_or_create(pk=1)[0]
     changed = [name for name in EDITABLE_FIELDS if name in data]
+    before = audit_fields(row, changed)
     for name in changed:
         setattr(row, name, data[name])
     row.save(update_fields=[*changed, "updated_at"])
+    after = audit_fields(row, changed)
+    audit_record(action="settings.update", target=row, target_label="platform settings",
+                 before=before, after=after)  # fmt: skip
     return row

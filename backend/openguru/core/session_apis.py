@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from openguru.core.auth import SIGN_IN
 from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
@@ -158,7 +159,7 @@ class LoginApi(APIView):
         if user is None:
             _login_failure_count(request._request)
             raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
-        if not user.is_staff:
+        if not user.has_perm(SIGN_IN):  # admins, maintainers and members; nobody else
             raise DomainError(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")
         login(request._request, user)  # a new session id, and a new CSRF token
         return Response(_session(user))

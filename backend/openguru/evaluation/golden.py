@@ -19,6 +19,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from openguru.answers.engine.providers import providers_for
+from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import PlatformSettings
 from openguru.core.task_send import task_send
@@ -73,13 +74,18 @@ def golden_pair_create(
         raise DomainError(
             ErrorCode.CONFLICT, "This question already expects that source and page."
         ) from exc
+    after = audit_fields(pair, ["question", "expected_source_id", "expected_link"])
+    audit_record(action="golden_pair.create", target=pair, guru=guru, after=after)
     return pair
 
 
 def golden_pair_delete(*, guru: Guru, pair_id: int) -> None:
-    deleted, _ = GoldenPair.objects.filter(guru=guru, pk=pair_id).delete()
-    if not deleted:
+    pair = GoldenPair.objects.filter(guru=guru, pk=pair_id).first()
+    if pair is None:
         raise DomainError(ErrorCode.NOT_FOUND, f"No golden pair {pair_id} in this guru.")
+    before = audit_fields(pair, ["question", "expected_source_id", "expected_link"])
+    audit_record(action="golden_pair.delete", target=pair, guru=guru, before=before)
+    pair.delete()
 
 
 def golden_faq_sync(*, source: DataSource) -> int:

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.core.auth import IsAdmin
+from openguru.accounts.access import GuruRolePermission
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import PAGE_PARAMETERS, errors, page_of
 from openguru.evaluation.golden import (
@@ -96,7 +96,7 @@ class GoldenRunPages(PageNumberPagination):
 
 
 class GoldenPairListApi(APIView):
-    permission_classes = [IsAdmin]
+    permission_classes = [GuruRolePermission]
 
     class InputSerializer(serializers.Serializer):
         question = serializers.CharField(max_length=2000)
@@ -138,7 +138,7 @@ class GoldenPairListApi(APIView):
 
 
 class GoldenPairDetailApi(APIView):
-    permission_classes = [IsAdmin]
+    permission_classes = [GuruRolePermission]
 
     @extend_schema(
         operation_id="golden_pair_delete",
@@ -152,7 +152,7 @@ class GoldenPairDetailApi(APIView):
 
 
 class GoldenRunListApi(APIView):
-    permission_classes = [IsAdmin]
+    permission_classes = [GuruRolePermission]
 
     @extend_schema(
         operation_id="golden_run_list",

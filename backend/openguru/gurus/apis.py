@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.files.storage import default_storage
 from django.http import FileResponse
 from django.urls import reverse
@@ -11,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.core.auth import IsAdmin
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
 from openguru.gurus.icons import CONTENT_TYPES, guru_icon_get, guru_icon_store
 from openguru.gurus.models import Guru
+from openguru.gurus.permissions import MANAGE_GURU, READ_GURU
 from openguru.gurus.selectors import guru_get, guru_list
 from openguru.gurus.services import (
     guru_create,
@@ -101,11 +102,30 @@ GURU_EXAMPLE = OpenApiExample(
 )
 
 
-def _is_admin(request: Request, view: APIView) -> bool:
-    return IsAdmin().has_permission(request, view)
+def _may(request: Request, permission: str, guru: Guru) -> bool:
+    """Asked of Django's permission check, which the access rule answers (accounts/)."""
+    return (request.user or AnonymousUser()).has_perm(permission, guru)
 
 
-class GuruListApi(APIView):
+def _readable(request: Request, slug: str) -> tuple[Guru, bool]:
+    """The guru, if the caller may read it, and whether they manage it (then they read its
+    settings too, and an inactive guru is not hidden from them)."""
+    guru = guru_get(slug=slug)
+    manages = _may(request, MANAGE_GURU, guru)
+    if not manages and not _may(request, READ_GURU, guru):
+        raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{slug}'.")
+    return guru, manages
+
+
+class _GuruApi(APIView):
+    """Anyone reads; changes are decided by the default permission (the access rule), per
+    method in `guru_actions`."""
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
+
+
+class GuruListApi(_GuruApi):
     class InputSerializer(GuruSettingsInput):
         slug = serializers.SlugField(max_length=64)
         name = serializers.CharField(max_length=100)
@@ -118,14 +138,13 @@ class GuruListApi(APIView):
             max_length=200, required=False, allow_blank=True, write_only=True
         )
 
-    def get_permissions(self) -> list[Any]:
-        return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
+    guru_actions = {"POST": "admin"}  # creating a guru is for admins
 
     @extend_schema(
         operation_id="guru_list",
         tags=["gurus"],
-        summary="Gurus (inactive ones too, for admins)",
-        description="Admins also read each guru's settings (the fields of GuruAdminOutput).",
+        summary="Gurus (inactive ones too, for those who manage them)",
+        description="Who manages a guru also reads its settings (the fields of GuruAdminOutput).",
         parameters=[
             OpenApiParameter(
                 "q", str, description="Only gurus whose name, slug or domain contain this text."
@@ -136,10 +155,13 @@ class GuruListApi(APIView):
     def get(self, request: Request) -> Response:
         # PostgreSQL takes no NUL in text: a search for one finds nothing, as elsewhere.
         query = str(request.query_params.get("q", "")).replace("\x00", "")[:200]
-        admin = _is_admin(request, self)
-        gurus = guru_list(active_only=not admin, query=query)
-        output = GuruAdminOutput if admin else GuruOutput
-        return Response(output(gurus, many=True).data)
+        shown = []
+        for guru in guru_list(query=query):
+            if _may(request, MANAGE_GURU, guru):
+                shown.append(GuruAdminOutput(guru).data)
+            elif _may(request, READ_GURU, guru):
+                shown.append(GuruOutput(guru).data)
+        return Response(shown)
 
     @extend_schema(
         operation_id="guru_create",
@@ -167,7 +189,7 @@ class GuruListApi(APIView):
         return Response(GuruAdminOutput(guru).data, status=status.HTTP_201_CREATED)
 
 
-class GuruDetailApi(APIView):
+class GuruDetailApi(_GuruApi):
     class UpdateSerializer(GuruSettingsInput):
         name = serializers.CharField(max_length=100, required=False)
         domain_knowledge = serializers.CharField(max_length=200, required=False, allow_blank=True)
@@ -186,21 +208,19 @@ class GuruDetailApi(APIView):
             max_length=200, required=False, allow_blank=True, write_only=True
         )
 
-    def get_permissions(self) -> list[Any]:
-        return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
+    guru_actions = {"DELETE": "admin"}  # deleting a guru is for admins
 
     @extend_schema(
         operation_id="guru_get",
         tags=["gurus"],
         summary="A guru",
-        description="Admins also read its settings (the fields of GuruAdminOutput).",
+        description="Who manages it also reads its settings (the fields of GuruAdminOutput).",
         responses={200: GuruOutput, **errors(404)},
         examples=[GURU_EXAMPLE],
     )
     def get(self, request: Request, slug: str) -> Response:
-        admin = _is_admin(request, self)
-        guru = guru_get(slug=slug, active_only=not admin)
-        return Response((GuruAdminOutput if admin else GuruOutput)(guru).data)
+        guru, manages = _readable(request, slug)
+        return Response((GuruAdminOutput if manages else GuruOutput)(guru).data)
 
     @extend_schema(
         operation_id="guru_update",
@@ -230,8 +250,8 @@ class GuruDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class GuruIconApi(APIView):
-    """The guru's uploaded icon: anyone may fetch it, admins replace it."""
+class GuruIconApi(_GuruApi):
+    """The guru's uploaded icon: anyone may fetch it, who manages the guru replaces it."""
 
     parser_classes = [MultiPartParser]
 
@@ -240,9 +260,6 @@ class GuruIconApi(APIView):
 
     class OutputSerializer(serializers.Serializer):
         icon_url = serializers.URLField()
-
-    def get_permissions(self) -> list[Any]:
-        return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
 
     @extend_schema(
         operation_id="guru_icon_get",
@@ -257,7 +274,7 @@ class GuruIconApi(APIView):
         },
     )
     def get(self, request: Request, slug: str) -> FileResponse:
-        guru = guru_get(slug=slug, active_only=not _is_admin(request, self))
+        guru, _ = _readable(request, slug)
         icon = guru_icon_get(guru=guru)
         if icon is None:
             raise DomainError(ErrorCode.NOT_FOUND, "This guru has no uploaded icon.")

@@ -13,6 +13,7 @@ from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
+from openguru.core.audit.services import audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 
@@ -66,6 +67,9 @@ def guru_icon_store(*, guru: Guru, upload: UploadedFile, icon_url: str) -> Guru:
     default_storage.save(_name(guru, kind), ContentFile(content))
     version = hashlib.sha256(content).hexdigest()[:12]
     with transaction.atomic():
+        before = {"icon_url": guru.icon_url}
         guru.icon_url = f"{icon_url}?v={version}"
         guru.save(update_fields=["icon_url", "updated_at"])
+        after = {"icon_url": guru.icon_url}
+        audit_record(action="guru.icon", target=guru, guru=guru, before=before, after=after)
     return guru

@@ -2,6 +2,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
@@ -62,6 +63,8 @@ def guru_create(
     except IntegrityError as exc:
         raise DomainError(ErrorCode.CONFLICT, f"A guru named '{slug}' already exists.") from exc
     get_vector_store().create_collection(guru.collection_name, dimension=guru.embedding_dimension)
+    after = audit_fields(guru, ["slug", *sorted(EDITABLE_FIELDS)])
+    audit_record(action="guru.create", target=guru, target_label=slug, guru=guru, after=after)
     return guru
 
 
@@ -69,16 +72,29 @@ def guru_update(*, guru: Guru, data: dict[str, Any]) -> Guru:
     unknown = set(data) - EDITABLE_FIELDS
     if unknown:
         raise DomainError(ErrorCode.INVALID_INPUT, f"Cannot change: {', '.join(sorted(unknown))}.")
+    before = audit_fields(guru, data)
     for field, value in data.items():
         setattr(guru, field, value)
     guru.full_clean()
     guru.save()
+    audit_record(
+        action="guru.update",
+        target=guru,
+        target_label=guru.slug,
+        guru=guru,
+        before=before,
+        after=audit_fields(guru, data),
+    )
     return guru
 
 
 def guru_delete(*, guru: Guru) -> None:
     collection = guru.collection_name
     files = [source.file for source in guru.sources.all() if source.file]
+    before = audit_fields(guru, ["slug", "name"])
+    audit_record(
+        action="guru.delete", target=guru, target_label=guru.slug, guru=guru, before=before
+    )
     guru.delete()
 
     def _cleanup() -> None:

@@ -4,6 +4,7 @@ every layer that holds something of the old one (sources, saved questions' vecto
 from django.db import transaction
 
 from openguru.answers.models import Question
+from openguru.core.audit.services import audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_bm25_analyzer
@@ -34,6 +35,13 @@ def guru_reembed(*, guru: Guru) -> int:
     # new questions with them (a different dimension even made every answer fail).
     Question.objects.filter(guru=guru).update(vector=None)
     guru.sources.update(fetch_state={})  # nothing is "unchanged" for a new model
+    audit_record(
+        action="guru.reembed",
+        target=guru,
+        target_label=guru.slug,
+        guru=guru,
+        after={"embedding_model": guru.embedding_model},
+    )
     return sources_reindex_guru(guru=guru)
 
 
@@ -68,5 +76,12 @@ def guru_reanalyze(*, guru: Guru) -> bool:
             store.drop_collection(new_collection)
             raise
         transaction.on_commit(lambda: store.drop_collection(old_collection))
+        audit_record(
+            action="guru.reanalyze",
+            target=locked,
+            target_label=locked.slug,
+            guru=locked,
+            after={"bm25_analyzer": store.bm25_analyzer},
+        )
     guru.collection_name = new_collection
     return True

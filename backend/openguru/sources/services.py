@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.task_send import task_send
 from openguru.gurus.models import Guru
@@ -21,6 +22,10 @@ from openguru.sources.uploads import upload_store
 from openguru.sources.validation import validate_source_input, validate_upload
 
 logger = logging.getLogger(__name__)
+
+
+# What the audit log keeps of a source (never its pasted content).
+AUDITED_FIELDS = ["type", "url", "title", "crawl_mode", "options", "private"]
 
 
 def _enqueue(source_id: int) -> None:
@@ -89,8 +94,27 @@ def _save_new(source: DataSource) -> DataSource:
         raise DomainError(
             ErrorCode.CONFLICT, "This guru already has a source with that URL."
         ) from exc
+    _audit("source.create", source, after=audit_fields(source, AUDITED_FIELDS))
     _enqueue(source.pk)
     return source
+
+
+def _audit(
+    action: str,
+    source: DataSource,
+    *,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> None:
+    label = source.title or source.url
+    audit_record(
+        action=action,
+        target=source,
+        target_label=label,
+        guru=source.guru,
+        before=before,
+        after=after,
+    )
 
 
 def source_reindex(*, source: DataSource) -> DataSource:
@@ -98,6 +122,7 @@ def source_reindex(*, source: DataSource) -> DataSource:
     source.user_error = ""
     source.crashed_runs = 0  # asked for again: its runs get a fresh allowance of crashes
     source.save(update_fields=["status", "user_error", "crashed_runs", "updated_at"])
+    _audit("source.reindex", source)
     _enqueue(source.pk)
     return source
 
@@ -106,6 +131,7 @@ def source_delete(*, source: DataSource) -> None:
     guru_id, collection, source_id = source.guru_id, source.guru.collection_name, source.pk
     stored_file = source.file if source.file else None
     sources_changed.send(DataSource, source_ids=[source_id])
+    _audit("source.delete", source, before=audit_fields(source, AUDITED_FIELDS))
     source.delete()
 
     def _cleanup() -> None:

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.integrations.apikeys.selectors import api_key_candidates
 from openguru.integrations.models import MAX_USER_API_KEYS, APIKey
@@ -39,7 +40,13 @@ def api_key_create(*, user: User, name: str, integration: bool = False) -> tuple
             hashed_key=_digest(raw),
             integration=integration,
         )
+        after = audit_fields(key, ["name", "prefix", "integration"])
+        audit_record(action="api_key.create", target=key, target_label=_label(key), after=after)
     return key, raw
+
+
+def _label(key: APIKey) -> str:
+    return f"{key.prefix}… ({key.name}) of {key.user.get_username()}"
 
 
 # "Last used" is a hint for people deciding which key to revoke: a write on every request
@@ -71,9 +78,12 @@ def api_key_touch(*, key: APIKey) -> None:
 
 def api_key_delete(*, user: User, key_id: int) -> None:
     """Revoke one of the user's personal keys: the next request with it is refused."""
-    deleted, _ = APIKey.objects.filter(user=user, pk=key_id, integration=False).delete()
-    if not deleted:
+    key = APIKey.objects.filter(user=user, pk=key_id, integration=False).first()
+    if key is None:
         raise DomainError(ErrorCode.NOT_FOUND, f"You have no API key {key_id}.")
+    before = audit_fields(key, ["name", "prefix"])
+    audit_record(action="api_key.delete", target=key, target_label=_label(key), before=before)
+    key.delete()
 
 
 def admin_token_owner() -> User:

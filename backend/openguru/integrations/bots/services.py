@@ -12,6 +12,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from openguru.answers.models import Binge
+from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.integrations.apikeys.services import api_key_create
@@ -34,6 +35,26 @@ class IntegrationSetup:
     signing_secret: str | None = None
     channels: list[dict[str, Any]] | None = None
     dms_enabled: bool | None = None
+
+
+# What the audit log keeps of an integration; the token and secret only as set or not.
+AUDITED_FIELDS = [
+    "external_id", "workspace_name", "access_token", "signing_secret", "channels", "dms_enabled",
+]  # fmt: skip
+
+
+def _audit(
+    action: str,
+    integration: Integration,
+    *,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> None:
+    label = f"{integration.type.lower()} {integration.workspace_name or integration.external_id}"
+    guru = integration.guru
+    audit_record(
+        action=action, target=integration, target_label=label, guru=guru, before=before, after=after
+    )
 
 
 def _apply(integration: Integration, setup: IntegrationSetup) -> None:
@@ -77,17 +98,22 @@ def integration_create(
         )
         integration.api_key = key
         _save(integration)
+        _audit("integration.create", integration, after=audit_fields(integration, AUDITED_FIELDS))
     return integration
 
 
 def integration_update(*, integration: Integration, setup: IntegrationSetup) -> Integration:
+    before = audit_fields(integration, AUDITED_FIELDS)
     _apply(integration, setup)
     _save(integration)
+    after = audit_fields(integration, AUDITED_FIELDS)
+    _audit("integration.update", integration, before=before, after=after)
     return integration
 
 
 def integration_delete(*, integration: Integration) -> None:
     with transaction.atomic():
+        _audit("integration.delete", integration, before=audit_fields(integration, AUDITED_FIELDS))
         if integration.api_key is not None:
             integration.api_key.delete()
         integration.delete()

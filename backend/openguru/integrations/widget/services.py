@@ -2,19 +2,26 @@
 
 import secrets
 
+from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.integrations.models import WidgetId
 
 
 def widget_id_create(*, guru: Guru, domain_pattern: str = "") -> WidgetId:
-    return WidgetId.objects.create(
+    widget = WidgetId.objects.create(
         guru=guru, key=secrets.token_urlsafe(24), domain_pattern=domain_pattern.strip()
     )
+    after = audit_fields(widget, ["domain_pattern"])
+    audit_record(action="widget_id.create", target=widget, guru=guru, after=after)
+    return widget
 
 
 def widget_id_delete(*, guru: Guru, widget_id: int) -> None:
     """Pages with this widget id get 401 from the next request on."""
-    deleted, _ = WidgetId.objects.filter(guru=guru, pk=widget_id).delete()
-    if not deleted:
+    widget = WidgetId.objects.filter(guru=guru, pk=widget_id).first()
+    if widget is None:
         raise DomainError(ErrorCode.NOT_FOUND, f"This guru has no widget id {widget_id}.")
+    before = audit_fields(widget, ["domain_pattern"])
+    audit_record(action="widget_id.delete", target=widget, guru=guru, before=before)
+    widget.delete()
