@@ -8,6 +8,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from openguru.accounts.access import GuruRolePermission
 from openguru.core.auth import IsAdmin
+from rest_framework.views import APIView
 
 from tests.accounts.conftest import Org, actor_client
 
@@ -145,7 +146,7 @@ def _guarded_methods(view_class: Any) -> set[str]:
     """The methods of a view that the role rule (or the admins-only check) decides."""
     methods = {m for m in ("get", "post", "patch", "put", "delete") if hasattr(view_class, m)}
     guarded = {GuruRolePermission, IsAdmin}
-    if "get_permissions" in view_class.__dict__:
+    if getattr(view_class, "get_permissions", None) not in (None, APIView.get_permissions):
         return methods - {"get"}  # these views let anyone read and guard the rest
     return methods if guarded & set(getattr(view_class, "permission_classes", ())) else set()
 

@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -118,10 +119,10 @@ def _readable(request: Request, slug: str) -> tuple[Guru, bool]:
 
 
 class _GuruApi(APIView):
-    """Anyone reads; changes are decided by the default permission (the access rule), per
-    method in `guru_actions`."""
+    # Anyone reads; changes are decided by the default permission (the access rule), per
+    # method in `guru_actions`. (A comment: a docstring would describe every operation.)
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
 
 
