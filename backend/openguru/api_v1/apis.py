@@ -18,12 +18,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.answers.apis import ReferenceSerializer
+from openguru.answers.channels.gurubase import answer_payload, question_data
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.engine.search import MAX_SEARCH_RESULTS, passages_search
 from openguru.answers.selectors import binge_get, binge_list, binge_questions
 from openguru.answers.services import binge_delete
 from openguru.api_v1.access import Caller, caller_guru
-from openguru.api_v1.gurubase import answer_payload, question_data
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import PAGE_PARAMETERS, errors, page_of
 from openguru.integrations.apikeys.auth import APIKeyAuthentication, HasAPIKey

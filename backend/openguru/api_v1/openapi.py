@@ -5,9 +5,9 @@ chat completions (its request, completion, stream of chunks and error envelope).
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
+from openguru.answers.channels.chat import error_body
 from openguru.api_v1.answer import AnswerInput
 from openguru.api_v1.apis import ANSWER_EXAMPLE, AnswerOutput
-from openguru.api_v1.chat import error_body
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import ErrorSerializer, EventStream, errors
 from openguru.core.openapi_stand_ins import Operation, examples, response
