@@ -1,12 +1,11 @@
 """Public ask endpoints (SSE stream and plain JSON) and question reads.
 
 The ask views are plain async Django views: DRF views are sync, and a sync view would buffer the
-stream under ASGI. They parse and answer errors in the same `{"code", "msg"}` shape as DRF views.
+stream under ASGI. They read the body, take the one ask path (`answers/channels/`) and hand the
+events to their channel's encoder; errors are in the same `{"code", "msg"}` shape as DRF views.
 """
 
-import json
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 from uuid import UUID
 
@@ -20,9 +19,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.answers.engine.admission import admitted_ask
-from openguru.answers.engine.ask import AskRequest
-from openguru.answers.engine.events import AnswerEvent
+from openguru.answers.channels.access import Asker
+from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, Prepared, ask_prepare
+from openguru.answers.channels.rules import Channel
+from openguru.answers.channels.site_json import json_response
+from openguru.answers.channels.sse import sse_response
 from openguru.answers.engine.groundwork import ANSWER_MODES
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.models import Binge, Question
@@ -35,11 +36,9 @@ from openguru.core.exception_handler import json_error
 from openguru.core.json_body import parse_json_body
 from openguru.core.openapi import errors
 from openguru.core.openapi_stand_ins import documented_by
-from openguru.core.ratelimit import anonymous_ask_limit_check, ask_rate_limit_check, client_ip
+from openguru.core.ratelimit import client_ip
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
-
-MAX_QUESTION_CHARS = 2000
 
 
 class AskInput(serializers.Serializer):
@@ -49,58 +48,22 @@ class AskInput(serializers.Serializer):
     mode = serializers.ChoiceField(choices=ANSWER_MODES, required=False)
 
 
-def _parse(request: HttpRequest) -> dict[str, Any]:
-    return parse_json_body(request, AskInput)
-
-
-def _build_request(
-    slug: str, data: dict[str, Any], source: str, received_at: float, ip: str
-) -> AskRequest:
-    guru = guru_get(slug=slug, active_only=True)
-    anonymous_ask_limit_check(ip=ip, guru=guru)
-    binge = parent = None
-    if data.get("binge_id"):
-        binge = Binge.objects.filter(pk=data["binge_id"], guru=guru).first()
-        if binge is None:
-            raise DomainError(ErrorCode.NOT_FOUND, "No such follow-up session.")
-        parent = Question.objects.filter(binge=binge).order_by("-created_at").first()
-        parent = parent or binge.root_question
-    elif data.get("parent_slug"):
-        parent = question_get(guru=guru, slug=data["parent_slug"])
-    return AskRequest(
-        guru=guru,
-        question=data["question"].strip(),
-        source=source,
-        binge=binge,
-        parent=parent,
-        mode=data.get("mode", ""),
+def _prepare(request: HttpRequest, slug: str, received_at: float) -> Prepared:
+    """Blocking: the body, then the one ask path's limits, guru and session."""
+    data: dict[str, Any] = parse_json_body(request, AskInput)
+    return ask_prepare(
+        channel=Channel.SITE,
+        asker=Asker(ip=client_ip(request)),
+        guru_slug=slug,
+        ask=Ask(
+            question=data["question"],
+            binge_id=data.get("binge_id"),
+            parent_slug=data.get("parent_slug") or "",
+            mode=data.get("mode", ""),
+        ),
+        providers_for=providers_for,
         received_at=received_at,
     )
-
-
-async def _prepare(request: HttpRequest, slug: str, source: str) -> AskRequest:
-    received_at = time.perf_counter()
-    ip = client_ip(request)
-    ask_rate_limit_check(ip=ip)
-    return await run_blocking(_build_request, slug, _parse(request), source, received_at, ip)
-
-
-_error = json_error
-
-
-def _sse(event: AnswerEvent) -> bytes:
-    return f"event: {event.name}\ndata: {json.dumps(event.data)}\n\n".encode()
-
-
-async def _stream(
-    first: AnswerEvent, events: AsyncGenerator[AnswerEvent, None]
-) -> AsyncIterator[bytes]:
-    try:
-        yield _sse(first)
-        async for event in events:
-            yield _sse(event)
-    finally:
-        await events.aclose()
 
 
 @documented_by("openguru.answers.openapi.ANSWER_STREAM")
@@ -109,22 +72,11 @@ async def _stream(
 @require_POST
 async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpResponse | JsonResponse:
     """POST {"question"} -> text/event-stream: meta, delta..., done | error."""
-    # An answer that fails before its first event (the vector store is down, the server is
-    # overloaded) is a plain JSON error with its status; once the stream has started, errors
-    # are `error` events.
     try:
-        ask_request = await _prepare(request, slug, Question.Source.USER)
-        events = admitted_ask(ask_request, providers_for(ask_request.guru))
-        first = await anext(events)
+        prepared = await run_blocking(_prepare, request, slug, time.perf_counter())
     except DomainError as exc:
-        return _error(exc)
-    if first.name == "error":
-        await events.aclose()
-        return _error(DomainError(ErrorCode(first.data["code"]), first.data["msg"]))
-    response = StreamingHttpResponse(_stream(first, events), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache, no-transform"  # no proxy may buffer it to compress
-    response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
-    return response
+        return json_error(exc)
+    return await sse_response(prepared.events())
 
 
 @documented_by("openguru.answers.openapi.ANSWER_JSON")
@@ -133,18 +85,11 @@ async def answer_stream(request: HttpRequest, slug: str) -> StreamingHttpRespons
 @require_POST
 async def answer_json(request: HttpRequest, slug: str) -> JsonResponse:
     """POST {"question"} -> the whole answer as one JSON object (for scripts and bots)."""
-    result: dict[str, Any] = {}
     try:
-        ask_request = await _prepare(request, slug, Question.Source.USER)
-        async for event in admitted_ask(ask_request, providers_for(ask_request.guru)):
-            if event.name == "error":
-                status = DomainError(ErrorCode(event.data["code"]), "").http_status
-                return JsonResponse(event.data, status=status if status >= 400 else 500)
-            if event.name in ("meta", "done"):
-                result.update(event.data)
+        prepared = await run_blocking(_prepare, request, slug, time.perf_counter())
     except DomainError as exc:
-        return _error(exc)
-    return JsonResponse(result)
+        return json_error(exc)
+    return await json_response(prepared.events())
 
 
 class ReferenceSerializer(serializers.Serializer):

@@ -126,6 +126,26 @@ def binge_get(*, guru: Guru, binge_id: UUID | str, owner: User | None = None) ->
     return binge
 
 
+def binge_of_asker(*, guru: Guru, binge_id: UUID | str, owner: User | None) -> Binge:
+    """A session to ask in: the guru's, and the asker's own. A key's person asks in theirs;
+    anonymous askers (visitors of the site and the widget, the bots' threads) in anonymous
+    ones, never in a person's."""
+    if owner is not None:
+        return binge_get(guru=guru, binge_id=binge_id, owner=owner)
+    binge = Binge.objects.filter(pk=binge_id, guru=guru, owner__isnull=True).first()
+    if binge is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "No such follow-up session.")
+    return binge
+
+
+def binge_follow_up_parent(*, binge: Binge, named: str = "") -> Question | None:
+    """What a follow-up in `binge` answers on top of: the question it names, if that is in the
+    binge, else the binge's latest question, else its root."""
+    questions = Question.objects.filter(binge=binge)
+    found = questions.filter(slug=named).first() if named else None
+    return found or questions.order_by("-created_at").first() or binge.root_question
+
+
 def binge_questions(*, binge: Binge) -> list[Question]:
     """The root question, then the follow-ups in the order they were asked."""
     follow_ups = list(Question.objects.filter(binge=binge).order_by("created_at"))

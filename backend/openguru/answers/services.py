@@ -126,6 +126,17 @@ def binge_create(*, guru: Guru, root_question: Question, owner: User | None = No
     return Binge.objects.create(guru=guru, root_question=root_question, owner=owner)
 
 
+def binge_open(*, guru: Guru, owner: User | None) -> Binge:
+    """A binge with no root, for an answer given in the light of a conversation the client
+    kept itself: saved in it, the answer is never reused for someone without that history."""
+    return Binge.objects.create(guru=guru, owner=owner)
+
+
+def binge_discard_if_empty(*, binge: Binge) -> None:
+    """Drop a binge opened for an ask if nothing was saved in it (declined, or failed)."""
+    Binge.objects.filter(pk=binge.pk, questions__isnull=True).delete()
+
+
 def binge_for_answer(*, owner: User, guru: Guru, question_id: int, binge: Binge | None) -> Binge:
     """The session an API answer belongs to: the one it was asked in, else a session rooted at
     it. Asking the same question again reuses that owner's session while it has no follow-ups,

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 
 from openguru.accounts.access import Action, guru_permission
+from openguru.answers.channels.access import Asker, asker_guru, key_asker
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.gurus.models import Guru
-from openguru.gurus.selectors import guru_get
 from openguru.integrations.apikeys.auth import api_key_from_request
 from openguru.integrations.models import APIKey
 
@@ -19,15 +18,17 @@ class Caller:
     key: APIKey
     guru: Guru
 
+    @property
+    def asker(self) -> Asker:
+        """The caller on the ask path, its guru already found."""
+        return Asker(user=self.key.user, guru=self.guru)
+
 
 def caller_guru(*, key: APIKey, guru_slug: str) -> Caller:
     """The key's rate limit is checked first (a rejected call costs no lookup), then the guru:
-    the key's owner must be allowed to read it (`accounts/access.py`)."""
-    api_key_rate_limit_check(key_id=key.pk)
-    guru = guru_get(slug=guru_slug)
-    if not guru_permission(actor=key.user, guru=guru, action=Action.READ):
-        raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{guru_slug}'.")
-    return Caller(key=key, guru=guru)
+    inactive gurus are visible to staff keys only (the ask path's rules, `answers/channels`)."""
+    asker = key_asker(key_id=key.pk, user=key.user)
+    return Caller(key=key, guru=asker_guru(asker=asker, slug=guru_slug))
 
 
 def caller_from_request(request: HttpRequest, guru_slug: str) -> Caller:

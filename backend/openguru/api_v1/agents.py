@@ -1,12 +1,7 @@
 """What the doors for agents share (the OpenAI-compatible chat completions and the MCP server):
 the API key, which their clients send as `Authorization: Bearer <key>` as often as in
-`X-API-KEY`, and a whole answer as one markdown text that names its sources."""
+`X-API-KEY`. Their answers are the ask path's (`answers/channels/mcp.py`, `chat.py`)."""
 
-from collections.abc import Sequence
-
-from openguru.answers.engine.admission import admitted_ask
-from openguru.answers.engine.ask import AskRequest, Providers
-from openguru.api_v1.answer import first_event
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.integrations.apikeys.services import api_key_authenticate
 from openguru.integrations.models import APIKey
@@ -34,44 +29,3 @@ def agent_api_key(*, x_api_key: str, authorization: str) -> APIKey:
     if key is None:
         raise DomainError(ErrorCode.NOT_AUTHENTICATED, "This API key is not valid.")
     return key
-
-
-def sources_suffix(text: str, references: Sequence[dict[str, str]]) -> str:
-    """A "Sources:" list of the references `text` does not link to already ("" if none): an
-    agent passes the text on, and the links are what make it checkable."""
-    missing = [r for r in references if r.get("link") and r["link"] not in text]
-    if not missing:
-        return ""
-    links = "\n".join(f"- [{r.get('title') or r['link']}]({r['link']})" for r in missing)
-    return f"\n\nSources:\n{links}"
-
-
-def engine_error(data: dict[str, str]) -> DomainError:
-    """The engine's `error` event as the error it was raised as."""
-    try:
-        code = ErrorCode(data["code"])
-    except ValueError:
-        code = ErrorCode.INTERNAL
-    return DomainError(code, data["msg"])
-
-
-async def answer_markdown(request: AskRequest, providers: Providers) -> str:
-    """The whole answer with its sources, or, for a question the guru declines, its refusal
-    text: to an agent that is an answer too ("the sources don't cover it")."""
-    events = admitted_ask(request, providers)
-    try:
-        try:
-            await first_event(events)
-        except DomainError as exc:
-            if exc.code == ErrorCode.NO_ANSWER:
-                return exc.msg
-            raise
-        async for event in events:
-            if event.name == "error":
-                raise engine_error(event.data)
-            if event.name == "done":
-                content = event.data["content"]
-                return content + sources_suffix(content, event.data["references"])
-        raise DomainError(ErrorCode.INTERNAL, "The answer ended early.")
-    finally:
-        await events.aclose()

@@ -18,12 +18,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.answers.apis import ReferenceSerializer
+from openguru.answers.channels.gurubase import answer_payload, question_data
+from openguru.answers.channels.gurubase_docs import ANSWER_EXAMPLE
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.engine.search import MAX_SEARCH_RESULTS, passages_search
 from openguru.answers.selectors import binge_get, binge_list, binge_questions
 from openguru.answers.services import binge_delete
 from openguru.api_v1.access import Caller, caller_guru
-from openguru.api_v1.gurubase import answer_payload, question_data
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import PAGE_PARAMETERS, errors, page_of
 from openguru.integrations.apikeys.auth import APIKeyAuthentication, HasAPIKey
@@ -77,21 +78,6 @@ class AnswerOutput(serializers.Serializer):
     session_id = serializers.UUIDField(allow_null=True)
 
 
-ANSWER_EXAMPLE = {
-    "slug": "how-do-i-create-a-virtual-environment",
-    "content": "Create one with `python -m venv myenv` [1].",
-    "question": "How do I create a virtual environment?",
-    "date_updated": "2025-01-01T12:00:00+00:00",
-    "trust_score": 82,
-    "references": [
-        {
-            "link": "https://docs.python.org/3/library/venv.html",
-            "icon": "web",
-            "title": "Virtual environments",
-        }
-    ],
-    "session_id": "0b7e1f7c-5d3a-4a8e-9a8e-2f0c1d2e3f40",
-}
 _SESSION_EXAMPLE = {
     "session_id": "0b7e1f7c-5d3a-4a8e-9a8e-2f0c1d2e3f40",
     "title": "How do I create a virtual environment?",

@@ -1,17 +1,13 @@
 """A conversation an OpenAI-style client keeps itself and sends whole with each question: its
 last user message is the question, the user/assistant turns before it the history. Answers
-given in the light of a history are saved in a binge of their own, so none is ever reused for
-someone who asks the same words without that conversation."""
+given in the light of a history are saved in a binge of their own (the ask path opens it), so
+none is ever reused for someone who asks the same words without that conversation."""
 
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import User
-
-from openguru.answers.models import Binge
-from openguru.api_v1.answer import MAX_QUESTION_CHARS
+from openguru.answers.channels.prepare import MAX_QUESTION_CHARS
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.gurus.models import Guru
 
 HISTORY_TURNS = 5  # as many earlier turns as a binge passes to the prompt
 MAX_ANSWER_CHARS = 8000  # the prompt quotes the last answer: an agent's own text stays bounded
@@ -66,14 +62,3 @@ def _text(content: object) -> str:
     raise DomainError(
         ErrorCode.INVALID_INPUT, "messages: content must be a string or a list of text parts."
     )
-
-
-def conversation_binge_create(*, guru: Guru, owner: User) -> Binge:
-    """The binge a follow-up's answer is saved in. It has no root: the earlier turns were kept
-    by the client, not here."""
-    return Binge.objects.create(guru=guru, owner=owner)
-
-
-def conversation_binge_discard(*, binge: Binge) -> None:
-    """Drop the binge if nothing was saved in it (the guru declined, or the answer failed)."""
-    Binge.objects.filter(pk=binge.pk, questions__isnull=True).delete()

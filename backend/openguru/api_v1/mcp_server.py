@@ -30,13 +30,12 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 
+from openguru.answers.channels.access import Asker, key_asker
 from openguru.api_v1.agents import agent_api_key
 from openguru.api_v1.mcp_tools import tool_call, tool_list
 from openguru.core.asgi import ASGIApp, Scope
 from openguru.core.errors import DomainError
-from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.core.threads import run_blocking
-from openguru.integrations.models import APIKey
 
 MCP_PATH = "/mcp"
 
@@ -52,23 +51,22 @@ def is_mcp_path(path: str) -> bool:
     return path == MCP_PATH or path.startswith(MCP_PATH + "/")
 
 
-def _authorized_key(x_api_key: str, authorization: str) -> APIKey:
-    """Blocking: the key, then its rate limit."""
+def _authorized_asker(x_api_key: str, authorization: str) -> Asker:
+    """Blocking: the key, then its rate limit (once per HTTP request, whatever it calls)."""
     key = agent_api_key(x_api_key=x_api_key, authorization=authorization)
-    api_key_rate_limit_check(key_id=key.pk)
-    return key
+    return key_asker(key_id=key.pk, user=key.user)
 
 
-def _server_for(key: APIKey) -> Server[Any]:
+def _server_for(asker: Asker) -> Server[Any]:
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=await tool_list(key=key))
+        return types.ListToolsResult(tools=await tool_list(asker=asker))
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        return await tool_call(key=key, name=params.name, arguments=params.arguments or {})
+        return await tool_call(asker=asker, name=params.name, arguments=params.arguments or {})
 
     return Server(
         "openguru", instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
@@ -83,14 +81,18 @@ def _error_response(error: DomainError) -> JSONResponse:
 async def mcp_application(scope: Scope, receive: Any, send: Any) -> None:
     headers = Headers(scope=scope)
     try:
-        key = await run_blocking(
-            partial(_authorized_key, headers.get("x-api-key", ""), headers.get("authorization", ""))
+        asker = await run_blocking(
+            partial(
+                _authorized_asker, headers.get("x-api-key", ""), headers.get("authorization", "")
+            )
         )
     except DomainError as exc:
         await _error_response(exc)(scope, receive, send)
         return
     # JSON replies: a tool's result is whole when it is sent, so there is nothing to stream.
-    manager = StreamableHTTPSessionManager(app=_server_for(key), json_response=True, stateless=True)
+    manager = StreamableHTTPSessionManager(
+        app=_server_for(asker), json_response=True, stateless=True
+    )
     async with manager.run():
         await manager.handle_request(scope, receive, send)
 

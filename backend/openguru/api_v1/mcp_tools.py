@@ -5,24 +5,23 @@ underscores, so a name leads back to exactly one slug."""
 
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import partial
 from typing import Any
 
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
-from openguru.answers.engine.ask import AskRequest
+from openguru.answers.channels.access import Asker, asker_guru
+from openguru.answers.channels.mcp import answer_markdown
+from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, ask_prepare
+from openguru.answers.channels.rules import Channel
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.engine.search import MAX_SEARCH_RESULTS, passages_search
-from openguru.answers.models import Question
-from openguru.api_v1.agents import answer_markdown
-from openguru.api_v1.answer import MAX_QUESTION_CHARS
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
-from openguru.gurus.selectors import guru_get, guru_list
-from openguru.integrations.models import APIKey
+from openguru.gurus.selectors import guru_list
 
 ASK, SEARCH = "ask", "search"
 DEFAULT_SEARCH_LIMIT = 10
@@ -71,15 +70,15 @@ def tool_target(name: str) -> tuple[str, str] | None:
     return kind, ident.replace("_", "-")
 
 
-def usable_gurus(*, key: APIKey) -> list[Guru]:
+def usable_gurus(*, asker: Asker) -> list[Guru]:
     """Blocking. Inactive gurus are for staff keys only, as on /api/v1/<guru_slug>/."""
-    return list(guru_list(active_only=not key.user.is_staff).order_by("slug"))
+    return list(guru_list(active_only=not asker.staff).order_by("slug"))
 
 
-def usable_guru(*, key: APIKey, slug: str) -> Guru | None:
+def usable_guru(*, asker: Asker, slug: str) -> Guru | None:
     """Blocking. None when there is no such guru for this key."""
     try:
-        return guru_get(slug=slug, active_only=not key.user.is_staff)
+        return asker_guru(asker=asker, slug=slug)
     except DomainError:
         return None
 
@@ -112,24 +111,24 @@ def guru_tools(guru: Guru) -> list[types.Tool]:
     ]
 
 
-async def tool_list(*, key: APIKey) -> list[types.Tool]:
+async def tool_list(*, asker: Asker) -> list[types.Tool]:
     """Read per request: a guru added at run time is offered at once."""
-    gurus = await run_blocking(partial(usable_gurus, key=key))
+    gurus = await run_blocking(partial(usable_gurus, asker=asker))
     return [tool for guru in gurus for tool in guru_tools(guru)]
 
 
-async def tool_call(*, key: APIKey, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+async def tool_call(*, asker: Asker, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
     """An unknown tool is a protocol error; a tool that fails says why in its result, where
     the model calling it can read it (a bad argument, an unconfigured provider...)."""
     target = tool_target(name)
     guru = None
     if target is not None:
-        guru = await run_blocking(partial(usable_guru, key=key, slug=target[1]))
+        guru = await run_blocking(partial(usable_guru, asker=asker, slug=target[1]))
     if target is None or guru is None:
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
     try:
         if target[0] == ASK:
-            return _text_result(await _ask(guru, arguments))
+            return _text_result(await _ask(asker, guru, arguments))
         return await _search(guru, arguments)
     except DomainError as exc:
         return types.CallToolResult(
@@ -137,15 +136,23 @@ async def tool_call(*, key: APIKey, name: str, arguments: dict[str, Any]) -> typ
         )
 
 
-async def _ask(guru: Guru, arguments: dict[str, Any]) -> str:
+async def _ask(asker: Asker, guru: Guru, arguments: dict[str, Any]) -> str:
+    """`guru`: the tool's, found under the asker's rules. The key was counted once for the
+    whole MCP request."""
+    received_at = time.perf_counter()
     question = _text_argument(arguments, "question")
-    request = AskRequest(
-        guru=guru,
-        question=question,
-        source=Question.Source.API,
-        received_at=time.perf_counter(),
+    prepared = await run_blocking(
+        partial(
+            ask_prepare,
+            channel=Channel.MCP,
+            asker=replace(asker, guru=guru),
+            guru_slug=guru.slug,
+            ask=Ask(question=question),
+            providers_for=providers_for,
+            received_at=received_at,
+        )
     )
-    return await answer_markdown(request, providers_for(guru))
+    return await answer_markdown(prepared.events())
 
 
 async def _search(guru: Guru, arguments: dict[str, Any]) -> types.CallToolResult:

@@ -5,9 +5,10 @@ chat completions (its request, completion, stream of chunks and error envelope).
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
+from openguru.answers.channels.chat import error_body
+from openguru.answers.channels.gurubase_docs import ANSWER_EXAMPLE, MARKDOWN_STREAM
 from openguru.api_v1.answer import AnswerInput
-from openguru.api_v1.apis import ANSWER_EXAMPLE, AnswerOutput
-from openguru.api_v1.chat import error_body
+from openguru.api_v1.apis import AnswerOutput
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import ErrorSerializer, EventStream, errors
 from openguru.core.openapi_stand_ins import Operation, examples, response
@@ -23,11 +24,6 @@ _MARKDOWN = (
 )
 
 
-# Gurubase's answer stream (`answer.markdown_stream`): the API's, and the widget's.
-MARKDOWN_STREAM = {
-    "description": "Not Server-Sent Events despite the media type (Gurubase's): the raw markdown"
-    " answer as it is written, its first line `# <question>`."
-}
 _MORE_ERRORS = {
     400: [
         (ErrorCode.NO_ANSWER, "I don't know. The sources this Guru has read don't cover…"),

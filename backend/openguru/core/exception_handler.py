@@ -34,9 +34,10 @@ def error_response(error: DomainError) -> Response:
     return response
 
 
-def json_error(error: DomainError) -> JsonResponse:
-    """The same error body for plain (async) Django views."""
-    response = JsonResponse(error.as_dict(), status=error.http_status)
+def json_error(error: DomainError, *, body: dict[str, Any] | None = None) -> JsonResponse:
+    """The same error body for plain (async) Django views; `body` for a channel whose clients
+    read the error in their own shape as well."""
+    response = JsonResponse(error.as_dict() if body is None else body, status=error.http_status)
     if error.retry_after is not None:
         response["Retry-After"] = str(error.retry_after)
     return response

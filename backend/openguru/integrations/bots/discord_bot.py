@@ -9,11 +9,12 @@ from functools import partial
 import discord
 from django.conf import settings
 
-from openguru.answers.models import Question
+from openguru.answers.channels.bots import THINKING, reply_stream
+from openguru.answers.channels.discord import discord_progress_text, discord_reply_parts
+from openguru.answers.channels.rules import Channel
 from openguru.core.threads import run_blocking
-from openguru.integrations.bots.asking import BUSY, bot_ask_request
-from openguru.integrations.bots.discord_format import discord_link, split_message
-from openguru.integrations.bots.replies import THINKING, question_text, reply_markdown, reply_stream
+from openguru.integrations.bots.asking import BUSY, bot_ask_prepare
+from openguru.integrations.bots.replies import question_text
 from openguru.integrations.bots.routing import Route, channel_mode
 from openguru.integrations.bots.selectors import discord_integration_get, thread_known
 from openguru.integrations.bots.threads import BotThread, thread_remember
@@ -85,29 +86,29 @@ async def discord_message_handle(
 
 
 async def discord_answer(*, target: Target, thread: BotThread, question: str) -> None:
-    request = await run_blocking(
-        partial(bot_ask_request, thread=thread, question=question, source=Question.Source.DISCORD)
+    prepared = await run_blocking(
+        partial(bot_ask_prepare, thread=thread, question=question, channel=Channel.DISCORD)
     )
-    if request is None:
+    if prepared is None:
         await target.send(BUSY)
         return
     thinking = await target.send(THINKING)
     shown = [THINKING]
 
     async def progress(markdown: str) -> None:
-        first = split_message(markdown + " …")[0]  # only the first message streams
+        first = discord_progress_text(markdown)
         if first != shown[-1]:
             shown.append(first)
             await thinking.edit(content=first)
 
     reply = await reply_stream(
-        request, progress=progress, interval=settings.BOT_EDIT_INTERVAL_SECONDS
+        prepared.events(), progress=progress, interval=settings.BOT_EDIT_INTERVAL_SECONDS
     )
-    parts = split_message(reply_markdown(reply, link=discord_link))
+    parts = discord_reply_parts(reply)
     await thinking.edit(content=parts[0])
     for part in parts[1:]:
         await target.send(part)
-    await run_blocking(partial(thread_remember, thread=thread, binge=request.binge, reply=reply))
+    await run_blocking(partial(thread_remember, thread=thread, binge=prepared.binge, reply=reply))
 
 
 class DiscordGuruBot(discord.Client):

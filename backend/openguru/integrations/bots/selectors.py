@@ -1,6 +1,6 @@
 from django.db.models import QuerySet
 
-from openguru.answers.models import Binge, Question
+from openguru.answers.models import Binge
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.integrations.models import Integration, SlackEvent, Thread
@@ -33,12 +33,6 @@ def thread_binge(*, integration: Integration, channel_id: str, thread_id: str) -
         .first()
     )
     return thread.binge if thread else None
-
-
-def binge_latest_question(*, binge: Binge) -> Question | None:
-    """What a follow-up in this binge answers on top of: its latest question, else its root."""
-    latest = Question.objects.filter(binge=binge).order_by("-created_at").first()
-    return latest or binge.root_question
 
 
 def discord_integration_get(*, integration_id: int) -> Integration | None:

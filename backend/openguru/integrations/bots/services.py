@@ -1,7 +1,6 @@
 """Slack and Discord integrations of a guru: setup (tokens encrypted), the threads their
 answers live in, and the Slack events taken for answering."""
 
-import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -9,7 +8,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
 from openguru.answers.models import Binge
 from openguru.core.audit.services import audit_fields, audit_record
@@ -18,8 +16,6 @@ from openguru.gurus.models import Guru
 from openguru.integrations.apikeys.services import api_key_create
 from openguru.integrations.crypto import secret_encrypt
 from openguru.integrations.models import Integration, SlackEvent, Thread
-
-logger = logging.getLogger(__name__)
 
 # Slack retries an event for about an hour; a day of event ids covers retries and replays.
 SLACK_EVENT_MEMORY = timedelta(days=1)
@@ -143,22 +139,3 @@ def slack_event_take(
             )
     except IntegrityError:
         return None
-
-
-def slack_event_send(*, slack_event_id: int) -> bool:
-    """Hand a taken event's task to the broker, once: the events endpoint right after taking it,
-    else beat's sweep (`slack_events_unsent`). Whoever marks it sent first sends it, so the two
-    never both do. With the broker down the mark is undone: the event waits for the sweep, and
-    Slack has had its quick acknowledgement. True when sent now."""
-    from openguru.integrations.tasks import slack_event_task
-
-    unsent = SlackEvent.objects.filter(pk=slack_event_id, sent_at__isnull=True)
-    if not unsent.update(sent_at=timezone.now()):
-        return False
-    try:
-        slack_event_task.delay(slack_event_id)
-    except OperationalError:
-        SlackEvent.objects.filter(pk=slack_event_id).update(sent_at=None)
-        logger.warning("slack event %s: the broker is unreachable; sent later", slack_event_id)
-        return False
-    return True

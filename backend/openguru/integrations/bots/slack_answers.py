@@ -9,18 +9,12 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from openguru.answers.models import Question
-from openguru.integrations.bots.asking import BUSY, bot_ask_request
-from openguru.integrations.bots.mrkdwn import markdown_to_mrkdwn
-from openguru.integrations.bots.replies import (
-    THINKING,
-    BotReply,
-    question_text,
-    reply_markdown,
-    reply_stream,
-)
-from openguru.integrations.bots.routing import Route
-from openguru.integrations.bots.slack_events import slack_event_route
+from openguru.answers.channels.bots import THINKING, BotReply, reply_stream
+from openguru.answers.channels.rules import Channel
+from openguru.answers.channels.slack import slack_progress_text, slack_reply_text
+from openguru.integrations.bots.asking import BUSY, bot_ask_prepare
+from openguru.integrations.bots.replies import question_text
+from openguru.integrations.bots.routing import Route, slack_event_route
 from openguru.integrations.bots.threads import BotThread, thread_remember
 from openguru.integrations.crypto import secret_decrypt
 from openguru.integrations.models import Integration, SlackEvent
@@ -48,10 +42,6 @@ def slack_client(integration: Integration) -> WebClient:
         timeout=30,
         retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)],
     )
-
-
-def _slack_link(title: str, url: str) -> str:
-    return f"[{title}]({url})"  # mrkdwn conversion makes it <url|title>
 
 
 def slack_event_answer(*, slack_event_id: int) -> None:
@@ -87,8 +77,8 @@ def slack_event_answer(*, slack_event_id: int) -> None:
 
 
 def _answer(client: WebClient, thread: BotThread, question: str) -> None:
-    request = bot_ask_request(thread=thread, question=question, source=Question.Source.SLACK)
-    if request is None:
+    prepared = bot_ask_prepare(thread=thread, question=question, channel=Channel.SLACK)
+    if prepared is None:
         client.chat_postMessage(channel=thread.channel_id, thread_ts=thread.thread_id, text=BUSY)
         return
     posted = client.chat_postMessage(
@@ -97,15 +87,15 @@ def _answer(client: WebClient, thread: BotThread, question: str) -> None:
     ts = str(posted["ts"])
 
     async def progress(markdown: str) -> None:
-        text = markdown_to_mrkdwn(markdown) + " …"
+        text = slack_progress_text(markdown)
         try:
             await asyncio.to_thread(client.chat_update, channel=thread.channel_id, ts=ts, text=text)
         except SlackApiError as exc:  # e.g. rate limited: the next edit or the final one follows
             logger.warning("slack: editing the answer failed: %s", exc)
 
+    interval = settings.BOT_EDIT_INTERVAL_SECONDS
     reply: BotReply = asyncio.run(
-        reply_stream(request, progress=progress, interval=settings.BOT_EDIT_INTERVAL_SECONDS)
+        reply_stream(prepared.events(), progress=progress, interval=interval)
     )
-    final = markdown_to_mrkdwn(reply_markdown(reply, link=_slack_link))
-    client.chat_update(channel=thread.channel_id, ts=ts, text=final)
-    thread_remember(thread=thread, binge=request.binge, reply=reply)
+    client.chat_update(channel=thread.channel_id, ts=ts, text=slack_reply_text(reply))
+    thread_remember(thread=thread, binge=prepared.binge, reply=reply)

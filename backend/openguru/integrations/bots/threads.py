@@ -2,10 +2,9 @@
 
 from dataclasses import dataclass
 
+from openguru.answers.channels.bots import BotReply
 from openguru.answers.models import Binge, Question
 from openguru.answers.services import binge_create
-from openguru.integrations.bots.replies import BotReply
-from openguru.integrations.bots.selectors import binge_latest_question, thread_binge
 from openguru.integrations.bots.services import thread_binge_set
 from openguru.integrations.models import Integration
 
@@ -15,17 +14,6 @@ class BotThread:
     integration: Integration
     channel_id: str
     thread_id: str
-
-
-def thread_history(*, thread: BotThread) -> tuple[Binge | None, Question | None]:
-    """The binge a thread continues and the question a new one follows; (None, None) for a
-    thread's first question."""
-    binge = thread_binge(
-        integration=thread.integration, channel_id=thread.channel_id, thread_id=thread.thread_id
-    )
-    if binge is None:
-        return None, None
-    return binge, binge_latest_question(binge=binge)
 
 
 def thread_remember(*, thread: BotThread, binge: Binge | None, reply: BotReply) -> None:

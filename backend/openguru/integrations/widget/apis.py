@@ -3,20 +3,21 @@ example questions, follow-up sessions, suggested next questions and votes. Each 
 widget id in `Authorization` from a page its domain pattern allows; the guru is the widget's.
 The answer stream is `widget_ask`."""
 
+from uuid import UUID
+
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from openguru.answers.models import Binge, Question, Vote
-from openguru.answers.selectors import question_get
+from openguru.answers.selectors import binge_of_asker, question_get
 from openguru.answers.services import binge_create, vote_record
 from openguru.answers.site.follow_ups import question_follow_ups
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
 from openguru.core.ratelimit import client_fingerprint, client_ip
 from openguru.gurus.models import Guru
-from openguru.integrations.widget.ask import widget_binge_get
 from openguru.integrations.widget.auth import WidgetApi
 from openguru.integrations.widget.selectors import widget_example_questions
 
@@ -32,9 +33,11 @@ def _guru_named(widget_guru: Guru, guru_slug: str) -> Guru:
     return widget_guru
 
 
-def _question(guru: Guru, slug: str, binge_id: object) -> Question:
+def _question(guru: Guru, slug: str, binge_id: UUID | None) -> Question:
     """An answer the widget shows: in its follow-up session, or outside any."""
-    binge: Binge | None = widget_binge_get(guru=guru, binge_id=binge_id) if binge_id else None
+    binge: Binge | None = (
+        binge_of_asker(guru=guru, binge_id=binge_id, owner=None) if binge_id else None
+    )
     if binge is not None and binge.root_question and binge.root_question.slug == slug:
         return binge.root_question
     return question_get(guru=guru, slug=slug, binge=binge)

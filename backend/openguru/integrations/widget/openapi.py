@@ -6,8 +6,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import serializers
 
 from openguru.answers.apis import REFERENCE_EXAMPLE
-from openguru.api_v1.apis import ANSWER_EXAMPLE
-from openguru.api_v1.openapi import MARKDOWN_STREAM
+from openguru.answers.channels.gurubase_docs import ANSWER_EXAMPLE, MARKDOWN_STREAM
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import errors
 from openguru.core.openapi_stand_ins import Operation, examples, response
