@@ -11,7 +11,7 @@ PYTEST := $(VENV)/bin/pytest -c backend/pyproject.toml --rootdir=.
 EVAL_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test test-fast openapi-snapshot install install-dev frontend-install lint typecheck pytest eval bench fmt clean
+.PHONY: run dev test test-fast openapi-snapshot install install-dev frontend-install lint typecheck pytest eval bench fmt clean
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -38,9 +38,14 @@ $(WIDGET_JS): frontend/node_modules/.installed frontend/package-lock.json fronte
 install: $(VENV)/.runtime frontend/node_modules/.installed $(WIDGET_JS)
 install-dev: $(VENV)/.dev frontend/node_modules/.installed $(WIDGET_JS)
 
-## run: install, migrate, create the admin, start Milvus Lite + worker + beat + API + UI on loopback
+## run: install, migrate, create the admin, start Milvus Lite + worker + beat + API + UI on loopback.
+## The UI is its production build (`next start`), built again only when frontend/ changed.
 run: install
 	$(PY) backend/scripts/run_embedded.py --api-port $(API_PORT) --ui-port $(UI_PORT) --milvus-port $(MILVUS_PORT)
+
+## dev: as run, with `next dev` (compiles on request, reloads on save) for changing the UI
+dev: install
+	$(PY) backend/scripts/run_embedded.py --ui dev --api-port $(API_PORT) --ui-port $(UI_PORT) --milvus-port $(MILVUS_PORT)
 
 ## test: lint, format check, import contracts, types, and the whole suite on PostgreSQL plus a SQLite smoke run
 test: install-dev
