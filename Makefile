@@ -32,7 +32,7 @@ frontend/node_modules/.installed: frontend/package.json frontend/package-lock.js
 # The embeddable widget (served by Django at /widget.js): rebuilt only when its sources or the
 # locked packages change.
 WIDGET_JS := frontend/widget/dist/widget.js
-$(WIDGET_JS): frontend/node_modules/.installed frontend/package-lock.json frontend/widget/tsconfig.json $(wildcard frontend/widget/src/*.ts)
+$(WIDGET_JS): frontend/node_modules/.installed frontend/package-lock.json frontend/widget/tsconfig.json $(wildcard frontend/widget/src/*.ts) $(wildcard frontend/lib/markdown/*.ts)
 	cd frontend && npm run --silent build:widget
 
 install: $(VENV)/.runtime frontend/node_modules/.installed $(WIDGET_JS)

@@ -26,6 +26,9 @@ const nextConfig: NextConfig = {
     // Every page; not the proxied /api, whose answers carry Django's own headers.
     return [{ source: "/:path((?!api/).*)", headers }];
   },
+  async redirects() {
+    return [{ source: "/console/keys", destination: "/console/api-keys", permanent: true }];
+  },
   async rewrites() {
     // The browser calls same-origin /api; in development Next forwards it to Django. In
     // production nginx routes /api/ straight to Django (streaming answers need unbuffered SSE).

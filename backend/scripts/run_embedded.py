@@ -180,6 +180,7 @@ def main() -> int:
     env.setdefault("MILVUS_URI", f"http://127.0.0.1:{args.milvus_port}")
     env.setdefault("NEXT_PUBLIC_API_URL", f"http://127.0.0.1:{args.api_port}")
     env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{args.api_port}")
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{args.ui_port}")
 
     from config.env import env as settings_env  # also reads .env into os.environ
     from config.workers import EMBEDDED_WORKERS

@@ -20,7 +20,11 @@ export interface GuruOverview {
   example_questions: string[];
   recent: QuestionSummary[];
   popular: QuestionSummary[];
-  sources: { total: number; by_type: { type: string; count: number }[] };
+  sources: {
+    total: number;
+    by_type: { type: string; count: number }[];
+    titles: { title: string; type: string }[];
+  };
 }
 
 /** An answer's claims checked against its sources after it was saved (null: not checked). */
@@ -109,6 +113,10 @@ export function parseOverview(value: unknown): GuruOverview | null {
     sources: {
       total: num(sources.total),
       by_type: byType.map((t) => ({ type: stringOr(t.type, "other"), count: num(t.count) })),
+      titles: (Array.isArray(sources.titles) ? sources.titles.filter(isRecord) : []).map((t) => ({
+        title: stringOr(t.title, ""),
+        type: stringOr(t.type, ""),
+      })),
     },
   };
 }

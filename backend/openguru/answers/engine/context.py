@@ -105,7 +105,7 @@ _ICONS = {
     "youtube": "youtube",
     "github_repo": "github",
     "text": "text",
-    "faq": "text",
+    "faq": "faq",
 }
 
 
