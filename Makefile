@@ -47,7 +47,9 @@ run: install
 dev: install
 	$(PY) backend/scripts/run_embedded.py --ui dev --api-port $(API_PORT) --ui-port $(UI_PORT) --milvus-port $(MILVUS_PORT)
 
-## test: lint, format check, import contracts, types, and the whole suite on PostgreSQL plus a SQLite smoke run
+## test: lint, format check, import contracts and types (backend and UI: ruff, lint-imports, mypy,
+## eslint, prettier, tsc), the UI's unit tests (vitest), and the whole suite on PostgreSQL plus a
+## SQLite smoke run
 test: install-dev
 	bash backend/scripts/services_up.sh
 	bash backend/scripts/browser_up.sh
@@ -56,7 +58,8 @@ test: install-dev
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 	cd backend && ../$(VENV)/bin/lint-imports
 	cd backend && ../$(VENV)/bin/mypy .
-	cd frontend && npm run --silent typecheck
+	cd frontend && npm run --silent lint && npm run --silent format:check
+	cd frontend && npm run --silent typecheck && npm run --silent test
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite" -n 2 --dist loadfile --durations=25
 	env -u DATABASE_URL $(PYTEST) tests -m sqlite
 
