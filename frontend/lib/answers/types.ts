@@ -1,6 +1,7 @@
+import type { SourceTotals } from "@/lib/api/types";
 import { isRecord, stringOr } from "@/lib/json";
 
-/** A source an answer cites; `icon` is the source's kind (web, pdf, youtube, github, text). */
+/** A source an answer cites; `icon` is the source's kind (web, pdf, youtube, github, text, faq). */
 export interface Reference {
   title: string;
   link: string;
@@ -20,11 +21,7 @@ export interface GuruOverview {
   example_questions: string[];
   recent: QuestionSummary[];
   popular: QuestionSummary[];
-  sources: {
-    total: number;
-    by_type: { type: string; count: number }[];
-    titles: { title: string; type: string }[];
-  };
+  sources: SourceTotals;
 }
 
 /** An answer's claims checked against its sources after it was saved (null: not checked). */
