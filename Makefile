@@ -87,8 +87,10 @@ bench: install-dev
 	$(PY) backend/scripts/bench.py $(BENCH_ARGS)
 
 ## openapi-snapshot: after an intended API change, refresh the schema snapshot the tests compare with
+## (and the UI's types generated from it)
 openapi-snapshot: install-dev
 	env -u DATABASE_URL OPENAPI_SNAPSHOT_WRITE=1 $(PYTEST) tests/core/test_openapi_snapshot.py -q
+	cd frontend && npm run --silent api:types
 
 clean:
 	rm -rf data reports/*.json reports/*.md reports/*.png

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from openguru.benchmarks.chromium import BrowserThread
+from benchmarks.chromium import BrowserThread
 from openguru.providers.vectorstore.lite_server import free_port
 
 from tests.browser.conftest import chromium  # noqa: F401  (the browser tests' own)

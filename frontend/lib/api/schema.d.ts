@@ -4,46 +4,6 @@
  */
 
 export interface paths {
-    "/api/{guru_slug}/follow_up/examples/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Questions a reader of this answer might ask next
-         * @description Made once per answer by the language model and kept; an empty list without one.
-         */
-        post: operations["widget_follow_up_examples"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/{guru_slug}/record_vote/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Vote an answer up or down (voting again replaces the vote)
-         * @description A widget endpoint: the guru is the widget id's.
-         */
-        post: operations["widget_record_vote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/api-keys/": {
         parameters: {
             query?: never;
@@ -376,6 +336,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/gurus/{slug}/icon.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guru's default icon (its initial on its colour, SVG)
+         * @description The guru's initial on its colour; what `icon_url` points at when no icon was set.
+         */
+        get: operations["guru_default_icon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gurus/{slug}/icon/": {
         parameters: {
             query?: never;
@@ -400,26 +380,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/gurus/{slug}/icon.svg": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A guru's default icon (its initial on its colour, SVG)
-         * @description The guru's initial on its colour; what `icon_url` points at when no icon was set.
-         */
-        get: operations["guru_default_icon"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/gurus/{slug}/integrations/": {
         parameters: {
             query?: never;
@@ -432,6 +392,23 @@ export interface paths {
         put?: never;
         /** Set up a Slack or Discord bot for a guru */
         post: operations["integration_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gurus/{slug}/integrations/slack/install/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 'Add to Slack' link that installs the Slack app for this guru */
+        get: operations["slack_install_url"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -466,23 +443,6 @@ export interface paths {
         };
         /** Check a bot's token with its platform (Slack auth.test, Discord /users/@me) */
         get: operations["integration_test"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/gurus/{slug}/integrations/slack/install/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The 'Add to Slack' link that installs the Slack app for this guru */
-        get: operations["slack_install_url"];
         put?: never;
         post?: never;
         delete?: never;
@@ -899,6 +859,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{guru_slug}/crawl/start/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discover a site's pages (nothing is indexed)
+         * @description Lists the pages reachable from `url`; add the ones you want as website sources. Needs a staff user's key.
+         */
+        post: operations["v1_crawl_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{guru_slug}/crawl/{crawl_id}/status/": {
         parameters: {
             query?: never;
@@ -934,26 +914,6 @@ export interface paths {
          * @description Needs a staff user's key.
          */
         post: operations["v1_crawl_stop"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{guru_slug}/crawl/start/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Discover a site's pages (nothing is indexed)
-         * @description Lists the pages reachable from `url`; add the ones you want as website sources. Needs a staff user's key.
-         */
-        post: operations["v1_crawl_start"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1154,20 +1114,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{guru_slug}/follow_up/examples/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Questions a reader of this answer might ask next
+         * @description Made once per answer by the language model and kept; an empty list without one.
+         */
+        post: operations["widget_follow_up_examples"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{guru_slug}/record_vote/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vote an answer up or down (voting again replaces the vote)
+         * @description A widget endpoint: the guru is the widget id's.
+         */
+        post: operations["widget_record_vote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         APIKeyCreatedOutput: {
-            readonly id: number;
-            name: string;
-            prefix: string;
             /** Format: date-time */
             readonly created_at: string;
-            /** Format: date-time */
-            last_used_at?: string | null;
+            readonly id: number;
             /** @description The whole key. Shown once: store it now. */
             key: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+            name: string;
+            prefix: string;
         };
         APIKeyListDeleteRequest: {
             id: number;
@@ -1176,36 +1176,36 @@ export interface components {
             name: string;
         };
         APIKeyOutput: {
-            readonly id: number;
-            name: string;
-            prefix: string;
             /** Format: date-time */
             readonly created_at: string;
+            readonly id: number;
             /** Format: date-time */
             last_used_at?: string | null;
+            name: string;
+            prefix: string;
         };
         AnalyticsExportRequest: {
             /** @default xlsx */
             export_type: components["schemas"]["ExportTypeEnum"];
+            filters?: components["schemas"]["FiltersInputRequest"];
             /** @default today */
             interval: components["schemas"]["IntervalEnum"];
-            filters?: components["schemas"]["FiltersInputRequest"];
         };
         AnalyticsOutput: {
-            interval: components["schemas"]["IntervalEnum"];
-            /** Format: date-time */
-            start: string;
             /**
              * Format: date-time
              * @description Exclusive: midnight after the last day.
              */
             end: string;
-            totals: components["schemas"]["Totals"];
+            interval: components["schemas"]["IntervalEnum"];
             /** @description Every day, oldest first. */
             questions_per_day: components["schemas"]["DayCounts"][];
+            /** Format: date-time */
+            start: string;
+            top_sources: components["schemas"]["CitedSource"][];
+            totals: components["schemas"]["Totals"];
             /** @description Ten buckets of answers by trust score. */
             trust_histogram: components["schemas"]["Bucket"][];
-            top_sources: components["schemas"]["CitedSource"][];
             /** @description Every day, oldest first. */
             votes_per_day: components["schemas"]["DayVotes"][];
         };
@@ -1215,66 +1215,66 @@ export interface components {
         };
         /** @description The saved answer; a refusal carries only `refused` and `content` (why there is none). */
         AnswerDone: {
-            refused: boolean;
+            /** Format: uuid */
+            binge_id?: string | null;
+            cached?: boolean;
             /** @description The whole answer, in markdown. */
             content: string;
-            id?: number;
-            slug?: string;
-            /** @description The question, tidied. */
-            question?: string;
-            references?: components["schemas"]["Reference"][];
-            /** Format: double */
-            trust_score?: number;
+            /** Format: date-time */
+            date_updated?: string;
             description?: string;
             /** @description Quoted without an LLM. */
             extractive?: boolean;
-            /** Format: uuid */
-            binge_id?: string | null;
-            /** Format: date-time */
-            date_updated?: string;
-            cached?: boolean;
+            id?: number;
+            /** @description The question, tidied. */
+            question?: string;
+            references?: components["schemas"]["Reference"][];
+            refused: boolean;
+            slug?: string;
+            /** Format: double */
+            trust_score?: number;
         };
         AnswerEvents: {
+            data: string;
             /** @constant */
             event: "meta";
-            data: string;
         } | {
+            data: string;
             /** @constant */
             event: "delta";
-            data: string;
         } | {
+            data: string;
             /** @constant */
             event: "done";
-            data: string;
         } | {
+            data: string;
             /** @constant */
             event: "error";
-            data: string;
         };
         AnswerInputRequest: {
-            question: string;
-            /** @default false */
-            stream: boolean;
-            /** Format: uuid */
-            session_id?: string | null;
             /** @default false */
             fetch_existing: boolean;
+            question: string;
+            /** Format: uuid */
+            session_id?: string | null;
             /** @default true */
             short_answer: boolean;
+            /** @default false */
+            stream: boolean;
         };
         AnswerMeta: {
+            /** @description A saved answer, replayed. */
+            cached?: boolean;
+            references: components["schemas"]["Reference"][];
+            /** @description The sources don't cover the question. */
+            refused: boolean;
             /** @description Null when the guru refuses. */
             slug: string | null;
-            references: components["schemas"]["Reference"][];
             /**
              * Format: double
              * @description 0 to 1: how well the sources cover it.
              */
             trust_score: number;
-            /** @description The sources don't cover the question. */
-            refused: boolean;
-            /** @description A saved answer, replayed. */
-            cached?: boolean;
         };
         /**
          * @description * `default` - default
@@ -1284,45 +1284,45 @@ export interface components {
         AnswerModeEnum: "default" | "fast";
         /** @description An answer in Gurubase's shape. */
         AnswerOutput: {
-            slug: string;
             /** @description Markdown. */
             content: string;
-            question: string;
             /** Format: date-time */
             date_updated: string;
-            trust_score: number;
+            question: string;
             references: components["schemas"]["Reference"][];
             /** Format: uuid */
             session_id: string | null;
+            slug: string;
+            trust_score: number;
         };
         /** @description The whole answer in one object: the stream's `meta` and `done` events merged. */
         AnswerResult: {
-            refused: boolean;
+            /** Format: uuid */
+            binge_id?: string | null;
+            cached?: boolean;
             /** @description The whole answer, in markdown. */
             content: string;
-            id?: number;
-            /** @description Null when the guru refuses. */
-            slug: string | null;
-            /** @description The question, tidied. */
-            question?: string;
-            references: components["schemas"]["Reference"][];
-            /** Format: double */
-            trust_score: number;
+            /** Format: date-time */
+            date_updated?: string;
             description?: string;
             /** @description Quoted without an LLM. */
             extractive?: boolean;
-            /** Format: uuid */
-            binge_id?: string | null;
-            /** Format: date-time */
-            date_updated?: string;
-            cached?: boolean;
+            id?: number;
+            /** @description The question, tidied. */
+            question?: string;
+            references: components["schemas"]["Reference"][];
+            refused: boolean;
+            /** @description Null when the guru refuses. */
+            slug: string | null;
+            /** Format: double */
+            trust_score: number;
         };
         AskInputRequest: {
-            question: string;
             /** Format: uuid */
             binge_id?: string | null;
-            parent_slug?: string;
             mode?: components["schemas"]["AnswerModeEnum"];
+            parent_slug?: string;
+            question: string;
         };
         /**
          * @description * `assistant` - assistant
@@ -1344,23 +1344,21 @@ export interface components {
         BingeDetail: {
             /** Format: uuid */
             binge_id: string;
-            root: components["schemas"]["QuestionOutput"] | null;
             questions: components["schemas"]["QuestionOutput"][];
+            root: components["schemas"]["QuestionOutput"] | null;
         };
         /** @enum {unknown} */
         BlankEnum: "";
         Bucket: {
-            /** Format: double */
-            start: number;
+            count: number;
             /** Format: double */
             end: number;
-            count: number;
+            /** Format: double */
+            start: number;
         };
         Channel: {
             /** @description Slack channel id, Discord channel id. */
             id: string;
-            /** @default  */
-            name: string;
             /**
              * @description mention: answer when the bot is mentioned; all: answer every message.
              *
@@ -1369,6 +1367,8 @@ export interface components {
              * @default mention
              */
             mode: components["schemas"]["ChannelModeEnum"];
+            /** @default  */
+            name: string;
         };
         /**
          * @description * `mention` - mention
@@ -1379,8 +1379,6 @@ export interface components {
         ChannelRequest: {
             /** @description Slack channel id, Discord channel id. */
             id: string;
-            /** @default  */
-            name: string;
             /**
              * @description mention: answer when the bot is mentioned; all: answer every message.
              *
@@ -1389,55 +1387,57 @@ export interface components {
              * @default mention
              */
             mode: components["schemas"]["ChannelModeEnum"];
+            /** @default  */
+            name: string;
         };
         ChatAssistantMessage: {
-            role: components["schemas"]["AssistantRoleEnum"];
             content: string;
+            role: components["schemas"]["AssistantRoleEnum"];
         };
         ChatChoice: {
-            index: number;
-            message: components["schemas"]["ChatAssistantMessage"];
             finish_reason: components["schemas"]["FinishReasonEnum"];
+            index: number;
             /** @description Always null. */
             logprobs: null;
+            message: components["schemas"]["ChatAssistantMessage"];
         };
         ChatChunkChoice: {
-            index: number;
             delta: components["schemas"]["ChatDelta"];
             finish_reason: components["schemas"]["FinishReasonEnum"] | components["schemas"]["NullEnum"];
+            index: number;
             /** @description Always null. */
             logprobs: null;
         };
         ChatChunks: {
-            /** @constant */
-            event: "message";
             data: string;
-        } | {
             /** @constant */
             event: "message";
+        } | {
             data: string;
-        } | {
             /** @constant */
             event: "message";
+        } | {
             /** @constant */
             data: "[DONE]";
+            /** @constant */
+            event: "message";
         };
         ChatCompletion: {
-            id: string;
-            object: components["schemas"]["ChatCompletionObjectEnum"];
+            choices: components["schemas"]["ChatChoice"][];
             /** @description Unix time. */
             created: number;
+            id: string;
             model: string;
-            choices: components["schemas"]["ChatChoice"][];
+            object: components["schemas"]["ChatCompletionObjectEnum"];
             /** @description Zeros: token counts are not passed on. */
             usage: components["schemas"]["ChatUsage"];
         };
         ChatCompletionChunk: {
-            id: string;
-            object: components["schemas"]["ChatCompletionChunkObjectEnum"];
-            created: number;
-            model: string;
             choices: components["schemas"]["ChatChunkChoice"][];
+            created: number;
+            id: string;
+            model: string;
+            object: components["schemas"]["ChatCompletionChunkObjectEnum"];
         };
         /**
          * @description * `chat.completion.chunk` - chat.completion.chunk
@@ -1450,8 +1450,8 @@ export interface components {
          */
         ChatCompletionObjectEnum: "chat.completion";
         ChatDelta: {
-            role?: components["schemas"]["AssistantRoleEnum"];
             content?: string;
+            role?: components["schemas"]["AssistantRoleEnum"];
         };
         /** @description OpenAI's error envelope and ours at once. */
         ChatError: {
@@ -1489,23 +1489,23 @@ export interface components {
              *     * `internal_error` - internal_error
              */
             code: components["schemas"]["CodeEnum"];
-            /** @description For people; the wording may change. */
-            msg: string;
             /** @description Invalid input: the problems of each field. */
             detail?: unknown;
             error: components["schemas"]["OpenAIError"];
+            /** @description For people; the wording may change. */
+            msg: string;
         };
         ChatMessageRequest: {
-            role: components["schemas"]["ChatRoleEnum"];
             content: string | {
-                type?: string;
                 text?: string;
+                type?: string;
             }[] | null;
+            role: components["schemas"]["ChatRoleEnum"];
         };
         ChatRequestRequest: {
+            messages: components["schemas"]["ChatMessageRequest"][];
             /** @description Echoed back. */
             model?: string;
-            messages: components["schemas"]["ChatMessageRequest"][];
             /** @default false */
             stream: boolean;
         };
@@ -1519,16 +1519,16 @@ export interface components {
          */
         ChatRoleEnum: "system" | "developer" | "user" | "assistant" | "tool";
         ChatUsage: {
-            prompt_tokens: number;
             completion_tokens: number;
+            prompt_tokens: number;
             total_tokens: number;
         };
         CitedSource: {
+            /** @description Answers that cite it. */
+            citations: number;
             title: string;
             /** @description "" for a pasted or private source. */
             url: string;
-            /** @description Answers that cite it. */
-            citations: number;
         };
         /**
          * @description * `invalid_input` - invalid_input
@@ -1571,16 +1571,17 @@ export interface components {
          */
         CrawlModeEnum: "single" | "crawl" | "sitemap";
         CrawlOutput: {
-            readonly id: number;
-            url: string;
-            status?: components["schemas"]["CrawlOutputStatusEnum"];
             discovered_urls?: unknown;
             /** Format: date-time */
-            start_time: string;
-            /** Format: date-time */
             end_time?: string | null;
-            link_limit: number;
             error?: string;
+            readonly id: number;
+            /** Format: int64 */
+            link_limit: number;
+            /** Format: date-time */
+            start_time: string;
+            status?: components["schemas"]["CrawlOutputStatusEnum"];
+            url: string;
         };
         /**
          * @description * `RUNNING` - Running
@@ -1591,23 +1592,24 @@ export interface components {
          */
         CrawlOutputStatusEnum: "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
         CrawlStartRequest: {
-            url: string;
             link_limit?: number;
+            url: string;
         };
         DataSourceOutput: {
-            readonly id: number;
-            readonly type: components["schemas"]["V1SourceTypeEnum"];
-            url: string;
-            title?: string;
-            readonly status: components["schemas"]["DataSourceOutputStatusEnum"];
-            error: string;
             /** Format: date-time */
             date_created: string;
-            private?: boolean;
+            error: string;
+            readonly id: number;
             /** Format: date-time */
             last_reindex_date: string | null;
-            reindex_count?: number;
+            private?: boolean;
             progress?: unknown;
+            /** Format: int64 */
+            reindex_count?: number;
+            readonly status: components["schemas"]["DataSourceOutputStatusEnum"];
+            title?: string;
+            readonly type: components["schemas"]["V1SourceTypeEnum"];
+            url: string;
         };
         /**
          * @description * `FAIL` - FAIL
@@ -1626,31 +1628,31 @@ export interface components {
             results: components["schemas"]["DataSourceOutput"][];
         };
         DataSourcesAddRequest: {
-            website_urls?: string[];
-            youtube_urls?: string[];
+            faq_sources?: components["schemas"]["_NamedRequest"][];
             github_urls?: string[];
             text_sources?: components["schemas"]["_NamedRequest"][];
-            faq_sources?: components["schemas"]["_NamedRequest"][];
+            website_urls?: string[];
+            youtube_urls?: string[];
         };
         DataSourcesUploadRequest: {
             /** @description PDFs. */
             pdf_files: string[];
         };
         DayCounts: {
+            api: number;
             /** Format: date */
             date: string;
-            ui: number;
-            api: number;
-            widget: number;
-            slack: number;
             discord: number;
+            slack: number;
             total: number;
+            ui: number;
+            widget: number;
         };
         DayVotes: {
             /** Format: date */
             date: string;
-            up: number;
             down: number;
+            up: number;
         };
         Error: {
             /**
@@ -1687,10 +1689,10 @@ export interface components {
              *     * `internal_error` - internal_error
              */
             code: components["schemas"]["CodeEnum"];
-            /** @description For people; the wording may change. */
-            msg: string;
             /** @description Invalid input: the problems of each field. */
             detail?: unknown;
+            /** @description For people; the wording may change. */
+            msg: string;
         };
         /**
          * @description * `all` - all
@@ -1705,30 +1707,30 @@ export interface components {
          */
         ExportChannelEnum: "all" | "ui" | "api" | "widget" | "slack" | "discord" | "user" | "github";
         ExportJsonOutput: {
-            guru: string;
-            interval: components["schemas"]["IntervalEnum"];
-            /** Format: date-time */
-            start: string;
             /** Format: date-time */
             end: string;
+            guru: string;
+            interval: components["schemas"]["IntervalEnum"];
             questions: components["schemas"]["ExportRowOutput"][];
+            /** Format: date-time */
+            start: string;
         };
         ExportRowOutput: {
+            answer_excerpt: string;
+            channel: string;
             /** Format: date-time */
             date: string;
-            channel: string;
-            question: string;
-            answer_excerpt: string;
-            /** Format: double */
-            trust_score: number | null;
-            refused: boolean;
-            out_of_context: boolean;
+            downvotes: number;
             low_trust: boolean;
+            out_of_context: boolean;
+            question: string;
+            refused: boolean;
             sources: {
                 [key: string]: string;
             }[];
+            /** Format: double */
+            trust_score: number | null;
             upvotes: number;
-            downvotes: number;
         };
         /**
          * @description * `xlsx` - xlsx
@@ -1739,9 +1741,9 @@ export interface components {
         ExportTypeEnum: "xlsx" | "csv" | "json";
         FiltersInputRequest: {
             /** @default all */
-            questions: components["schemas"]["ExportChannelEnum"];
-            /** @default all */
             out_of_context: components["schemas"]["ExportChannelEnum"];
+            /** @default all */
+            questions: components["schemas"]["ExportChannelEnum"];
             /** @default all */
             referenced_sources: components["schemas"]["ReferencedSourcesEnum"];
         };
@@ -1751,59 +1753,60 @@ export interface components {
          */
         FinishReasonEnum: "stop";
         FollowUpExamplesRequest: {
-            question_slug: string;
             /** Format: uuid */
             binge_id?: string | null;
+            question_slug: string;
             question_text?: string;
             /** @default true */
             widget: boolean;
         };
         Gap: {
+            examples: string[];
             /** @description The group's most frequent content words. */
             label: string;
             size: number;
-            examples: string[];
         };
         GapsOutput: {
             /** @description Largest first. */
             clusters: components["schemas"]["Gap"][];
         };
         GoldenPairListRequest: {
-            question: string;
-            expected_source_id: number;
             /**
              * @description One page of a source with many (a website page, `file.pdf#page=N`); a link without `#…` matches every section of that page. Empty: any page.
              * @default
              */
             expected_link: string;
+            expected_source_id: number;
+            question: string;
         };
         GoldenPairOutput: {
-            readonly id: number;
-            question: string;
-            readonly expected_source_id: number;
-            expected_link?: string;
-            origin?: components["schemas"]["OriginEnum"];
             /** Format: date-time */
             readonly created_at: string;
+            expected_link?: string;
+            readonly expected_source_id: number;
+            readonly id: number;
+            origin?: components["schemas"]["OriginEnum"];
+            question: string;
         };
         GoldenRunOutput: {
-            readonly id: number;
-            status?: components["schemas"]["GoldenRunOutputStatusEnum"];
             /** Format: date-time */
             readonly created_at: string;
+            /** @description Per pair: pair_id, question, expected_source_id, expected_link, found_rank (1-5, null when its source was not among the top 5 passages), refused, best relevance, and the top passages (source_id, title, link, relevance). */
+            details: unknown;
+            error?: string;
             /** Format: date-time */
             finished_at?: string | null;
-            readonly trigger_source_id: number | null;
+            flag_reason?: string;
+            flagged?: boolean;
+            readonly id: number;
+            /** Format: int64 */
             pairs?: number;
             /** Format: double */
             recall_at_5?: number | null;
             /** Format: double */
             refusal_rate?: number | null;
-            flagged?: boolean;
-            flag_reason?: string;
-            error?: string;
-            /** @description Per pair: pair_id, question, expected_source_id, expected_link, found_rank (1-5, null when its source was not among the top 5 passages), refused, best relevance, and the top passages (source_id, title, link, relevance). */
-            details: unknown;
+            status?: components["schemas"]["GoldenRunOutputStatusEnum"];
+            readonly trigger_source_id: number | null;
         };
         /**
          * @description * `queued` - Queued
@@ -1824,27 +1827,30 @@ export interface components {
         };
         /** @description What an admin reads: also the settings only the console edits. */
         GuruAdminOutput: {
-            slug: string;
-            name: string;
-            domain_knowledge?: string;
-            icon_url?: string;
-            base_color?: string;
-            light_color?: string;
             active?: boolean;
-            embedding_model: string;
-            embedding_dimension: number;
+            /** Format: int64 */
+            anonymous_asks_per_day?: number | null;
+            /** Format: int64 */
+            anonymous_asks_per_hour?: number | null;
+            answer_mode?: components["schemas"]["AnswerModeEnum"] | components["schemas"]["BlankEnum"];
+            base_color?: string;
+            /** Format: double */
+            readonly calibrated_trust_threshold: number | null;
             /** Format: date-time */
             readonly created_at: string;
             custom_instruction?: string;
-            anonymous_asks_per_hour?: number | null;
-            anonymous_asks_per_day?: number | null;
-            /** Format: double */
-            trust_threshold?: number | null;
-            /** Format: double */
-            readonly calibrated_trust_threshold: number | null;
-            answer_mode?: components["schemas"]["AnswerModeEnum"] | components["schemas"]["BlankEnum"];
+            domain_knowledge?: string;
+            /** Format: int64 */
+            embedding_dimension: number;
+            embedding_model: string;
             /** @description Whether a GitHub webhook secret is set (the secret itself is never returned). */
             readonly github_webhook_secret_set: boolean;
+            icon_url?: string;
+            light_color?: string;
+            name: string;
+            slug: string;
+            /** Format: double */
+            trust_threshold?: number | null;
         };
         GuruIcon: {
             /** Format: uri */
@@ -1860,11 +1866,6 @@ export interface components {
         /** @description The gate and answer settings a maintainer may set on a guru (create and change). */
         GuruListRequest: {
             /**
-             * Format: double
-             * @description The trust gate's threshold for this guru; null: calibrated or the default.
-             */
-            trust_threshold?: number | null;
-            /**
              * @description "fast": one LLM round trip before the first token; "": the default.
              *
              *     * `` -
@@ -1872,55 +1873,61 @@ export interface components {
              *     * `fast` - fast
              */
             answer_mode?: components["schemas"]["AnswerModeEnum"] | components["schemas"]["BlankEnum"];
-            slug: string;
-            name: string;
-            domain_knowledge?: string;
-            custom_instruction?: string;
-            icon_url?: string;
             base_color?: string;
-            light_color?: string;
+            custom_instruction?: string;
+            domain_knowledge?: string;
             github_webhook_secret?: string;
+            icon_url?: string;
+            light_color?: string;
+            name: string;
+            slug: string;
+            /**
+             * Format: double
+             * @description The trust gate's threshold for this guru; null: calibrated or the default.
+             */
+            trust_threshold?: number | null;
         };
         GuruOutput: {
-            slug: string;
-            name: string;
-            domain_knowledge?: string;
-            icon_url?: string;
-            base_color?: string;
-            light_color?: string;
             active?: boolean;
-            embedding_model: string;
-            embedding_dimension: number;
+            base_color?: string;
             /** Format: date-time */
             readonly created_at: string;
+            domain_knowledge?: string;
+            /** Format: int64 */
+            embedding_dimension: number;
+            embedding_model: string;
+            icon_url?: string;
+            light_color?: string;
+            name: string;
+            slug: string;
         };
         GuruOverview: {
             /** @description Up to 6 questions to offer a visitor. */
             example_questions: string[];
-            /** @description The newest answers. */
-            recent: components["schemas"]["SiteQuestion"][];
             /** @description Most upvoted, then newest. */
             popular: components["schemas"]["SiteQuestion"][];
+            /** @description The newest answers. */
+            recent: components["schemas"]["SiteQuestion"][];
             sources: components["schemas"]["SourceTotals"];
         };
         GuruReanalyze: {
-            /** @description False: the guru was on the configured analyzer already. */
-            moved: boolean;
             /** @description The BM25 analyzer of the guru's chunks now; null before the first ones. */
             analyzer: string | null;
             /** @description The guru's chunks. */
             chunks: number;
+            /** @description False: the guru was on the configured analyzer already. */
+            moved: boolean;
         };
         GuruReembed: {
             /** @description How many sources were queued. */
             queued_sources: number;
         };
         Health: {
-            status: components["schemas"]["HealthStatusEnum"];
             /** @description Each component: "ok", "not configured" or "error: <reason>". */
             components: {
                 [key: string]: string;
             };
+            status: components["schemas"]["HealthStatusEnum"];
         };
         /**
          * @description * `ok` - ok
@@ -1932,39 +1939,39 @@ export interface components {
             ids: number[];
         };
         IdsOutput: {
-            msg: string;
             /** @description The sources found. */
             ids: number[];
+            msg: string;
         };
         IntegrationListRequest: {
-            /** @description The Slack team id (T…) or the Discord guild id. */
-            external_id: string;
-            workspace_name?: string;
             /** @description Stored encrypted; never returned. */
             bot_token: string;
-            /** @description Slack only (its app's Basic Information page): stored encrypted. */
-            signing_secret?: string;
             channels?: components["schemas"]["ChannelRequest"][];
             dms_enabled?: boolean;
+            /** @description The Slack team id (T…) or the Discord guild id. */
+            external_id: string;
+            /** @description Slack only (its app's Basic Information page): stored encrypted. */
+            signing_secret?: string;
             type: components["schemas"]["IntegrationTypeEnum"];
+            workspace_name?: string;
         };
         IntegrationOutput: {
-            readonly id: number;
-            type: components["schemas"]["IntegrationTypeEnum"];
-            external_id: string;
-            workspace_name?: string;
-            channels: components["schemas"]["Channel"][];
-            dms_enabled?: boolean;
-            readonly has_token: boolean;
-            readonly has_signing_secret: boolean;
             readonly api_key_prefix: string | null;
+            channels: components["schemas"]["Channel"][];
             /** Format: date-time */
             readonly created_at: string;
+            dms_enabled?: boolean;
+            external_id: string;
+            readonly has_signing_secret: boolean;
+            readonly has_token: boolean;
+            readonly id: number;
+            type: components["schemas"]["IntegrationTypeEnum"];
+            workspace_name?: string;
         };
         IntegrationTest: {
-            ok: boolean;
             /** @description What worked, or what to fix. */
             detail: string;
+            ok: boolean;
         };
         /**
          * @description * `SLACK` - Slack
@@ -1984,20 +1991,20 @@ export interface components {
          */
         IntervalEnum: "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m";
         LoginRequest: {
-            username: string;
             password: string;
+            username: string;
         };
         Message: {
             msg: string;
         };
         NullEnum: null;
         OpenAIError: {
-            message: string;
-            /** @description authentication_error, not_found_error, … */
-            type: string;
-            param: string | null;
             /** @description The same as the top-level `code`. */
             code: string;
+            message: string;
+            param: string | null;
+            /** @description authentication_error, not_found_error, … */
+            type: string;
         };
         /**
          * @description * `manual` - Manual
@@ -2006,19 +2013,19 @@ export interface components {
          */
         OriginEnum: "manual" | "faq";
         Passage: {
-            title: string;
             link: string;
-            text: string;
             /** Format: double */
             score: number;
+            text: string;
+            title: string;
         };
         /** @description The gate and answer settings a maintainer may set on a guru (create and change). */
         PatchedGuruDetailUpdateRequest: {
-            /**
-             * Format: double
-             * @description The trust gate's threshold for this guru; null: calibrated or the default.
-             */
-            trust_threshold?: number | null;
+            active?: boolean;
+            /** @description Null: the default; 0: none. */
+            anonymous_asks_per_day?: number | null;
+            /** @description Null: the default; 0: none. */
+            anonymous_asks_per_hour?: number | null;
             /**
              * @description "fast": one LLM round trip before the first token; "": the default.
              *
@@ -2027,43 +2034,39 @@ export interface components {
              *     * `fast` - fast
              */
             answer_mode?: components["schemas"]["AnswerModeEnum"] | components["schemas"]["BlankEnum"];
-            name?: string;
-            domain_knowledge?: string;
-            custom_instruction?: string;
-            icon_url?: string;
             base_color?: string;
-            light_color?: string;
-            active?: boolean;
-            /** @description Null: the default; 0: none. */
-            anonymous_asks_per_hour?: number | null;
-            /** @description Null: the default; 0: none. */
-            anonymous_asks_per_day?: number | null;
+            custom_instruction?: string;
+            domain_knowledge?: string;
             github_webhook_secret?: string;
+            icon_url?: string;
+            light_color?: string;
+            name?: string;
+            /**
+             * Format: double
+             * @description The trust gate's threshold for this guru; null: calibrated or the default.
+             */
+            trust_threshold?: number | null;
         };
         PatchedIntegrationDetailRequest: {
-            /** @description The Slack team id (T…) or the Discord guild id. */
-            external_id?: string;
-            workspace_name?: string;
             /** @description Stored encrypted; never returned. */
             bot_token?: string;
-            /** @description Slack only (its app's Basic Information page): stored encrypted. */
-            signing_secret?: string;
             channels?: components["schemas"]["ChannelRequest"][];
             dms_enabled?: boolean;
+            /** @description The Slack team id (T…) or the Discord guild id. */
+            external_id?: string;
+            /** @description Slack only (its app's Basic Information page): stored encrypted. */
+            signing_secret?: string;
+            workspace_name?: string;
         };
         PatchedSettingsRequest: {
+            answer_cache_enabled?: boolean;
+            /**
+             * Format: double
+             * @description Analytics: answers below it count as weak.
+             */
+            low_trust_threshold?: number;
             /** Format: double */
             rerank_threshold?: number;
-            /**
-             * Format: double
-             * @description Contexts less relevant than this are dropped.
-             */
-            trust_score_threshold?: number;
-            /**
-             * Format: double
-             * @description Contexts below (best - margin) are dropped.
-             */
-            trust_score_margin?: number;
             /**
              * Format: double
              * @description Cosine above which a saved answer is reused.
@@ -2071,86 +2074,90 @@ export interface components {
             similar_question_threshold?: number;
             /**
              * Format: double
-             * @description Analytics: answers below it count as weak.
+             * @description Contexts below (best - margin) are dropped.
              */
-            low_trust_threshold?: number;
+            trust_score_margin?: number;
+            /**
+             * Format: double
+             * @description Contexts less relevant than this are dropped.
+             */
+            trust_score_threshold?: number;
             widget_answer_max_length?: number;
-            answer_cache_enabled?: boolean;
         };
         ProvidersOutput: {
+            embedding: string;
             /** @description "openai", "gemini", "fake" or "none" (extractive). */
             llm: string;
-            embedding: string;
             /** @description "tei" or "none". */
             reranker: string;
             vector_store: string;
         };
         QuestionChildOutput: {
-            slug: string;
             question: string;
+            slug: string;
         };
         /**
          * @description An answer's page: the answer, whether its sources changed since, its votes, and the
          *     questions asked on top of it (in follow-up sessions or not).
          */
         QuestionDetailOutput: {
-            slug: string;
-            question: string;
-            user_question: string;
+            /** Format: uuid */
+            binge_id: string | null;
+            children: components["schemas"]["QuestionChildOutput"][];
             content?: string;
+            /** Format: date-time */
+            readonly created_at: string;
             description?: string;
-            references: components["schemas"]["Reference"][];
-            /** Format: double */
-            trust_score?: number;
+            downvotes: number;
             extractive?: boolean;
             /** @description The answer's claims checked against its sources after it was saved: status (checked, unchecked, skipped), claims [{text, verdict (supported, partly, unsupported), context_ids}], unsupported and partly counts, the numbered contexts, and trust_before (the trust score before unsupported claims lowered it). Null until checked, or when answers are made without an LLM. */
             grounding: {
                 [key: string]: unknown;
             } | null;
-            /** Format: uuid */
-            binge_id: string | null;
             parent_slug?: string | null;
-            /** Format: date-time */
-            readonly created_at: string;
+            question: string;
+            references: components["schemas"]["Reference"][];
+            slug: string;
+            stale?: boolean;
+            /** Format: double */
+            trust_score?: number;
             /** Format: date-time */
             readonly updated_at: string;
-            stale?: boolean;
             upvotes: number;
-            downvotes: number;
-            children: components["schemas"]["QuestionChildOutput"][];
+            user_question: string;
         };
         QuestionOutput: {
-            slug: string;
-            question: string;
-            user_question: string;
+            /** Format: uuid */
+            binge_id: string | null;
             content?: string;
+            /** Format: date-time */
+            readonly created_at: string;
             description?: string;
-            references: components["schemas"]["Reference"][];
-            /** Format: double */
-            trust_score?: number;
             extractive?: boolean;
             /** @description The answer's claims checked against its sources after it was saved: status (checked, unchecked, skipped), claims [{text, verdict (supported, partly, unsupported), context_ids}], unsupported and partly counts, the numbered contexts, and trust_before (the trust score before unsupported claims lowered it). Null until checked, or when answers are made without an LLM. */
             grounding: {
                 [key: string]: unknown;
             } | null;
-            /** Format: uuid */
-            binge_id: string | null;
             parent_slug?: string | null;
-            /** Format: date-time */
-            readonly created_at: string;
+            question: string;
+            references: components["schemas"]["Reference"][];
+            slug: string;
+            /** Format: double */
+            trust_score?: number;
             /** Format: date-time */
             readonly updated_at: string;
+            user_question: string;
         };
         QuestionVote: {
+            downvotes: number;
             msg: string;
             upvotes: number;
-            downvotes: number;
         };
         QuestionVoteRequest: {
-            vote_type: components["schemas"]["VoteTypeEnum"];
-            feedback?: string;
             /** Format: uuid */
             binge_id?: string | null;
+            feedback?: string;
+            vote_type: components["schemas"]["VoteTypeEnum"];
         };
         /**
          * @description * `refused` - refused
@@ -2163,19 +2170,19 @@ export interface components {
             msg: string;
         };
         RecordVoteRequest: {
-            /** @description The answer's slug. */
-            content_slug: string;
             /** Format: uuid */
             binge_id?: string | null;
-            vote_type: components["schemas"]["VoteTypeEnum"];
+            /** @description The answer's slug. */
+            content_slug: string;
             feedback?: string;
+            vote_type: components["schemas"]["VoteTypeEnum"];
         };
         Reference: {
-            title: string;
-            /** @description Empty for private or pasted sources. */
-            link: string;
             /** @description The source's kind: web, pdf, youtube, github, text. */
             icon: string;
+            /** @description Empty for private or pasted sources. */
+            link: string;
+            title: string;
         };
         /**
          * @description * `all` - all
@@ -2188,33 +2195,33 @@ export interface components {
          */
         ReferencedSourcesEnum: "all" | "website" | "pdf" | "youtube" | "github_repo" | "text";
         SearchRequest: {
-            query: string;
             /** @default 10 */
             limit: number;
+            query: string;
         };
         SearchResults: {
             results: components["schemas"]["Passage"][];
         };
         SessionDetail: {
-            /** Format: uuid */
-            session_id: string;
-            /** @default  */
-            title: string;
             /** Format: date-time */
             date_created: string;
             /** Format: date-time */
             date_updated: string;
             questions: components["schemas"]["AnswerOutput"][];
-        };
-        SessionOutput: {
             /** Format: uuid */
             session_id: string;
             /** @default  */
             title: string;
+        };
+        SessionOutput: {
             /** Format: date-time */
             date_created: string;
             /** Format: date-time */
             date_updated: string;
+            /** Format: uuid */
+            session_id: string;
+            /** @default  */
+            title: string;
         };
         SessionPage: {
             /** @description Items on all pages. */
@@ -2226,61 +2233,62 @@ export interface components {
             results: components["schemas"]["SessionOutput"][];
         };
         SettingsReadOnly: {
+            answer_cache_enabled?: boolean;
+            /** @description "default" or "fast". */
+            readonly answer_mode: string;
+            readonly embedding_model: string;
+            /** @description "" without an LLM. */
+            readonly llm_model: string;
+            /** Format: double */
+            low_trust_threshold?: number;
+            readonly providers: components["schemas"]["ProvidersOutput"];
             /** Format: double */
             rerank_threshold?: number;
             /** Format: double */
-            trust_score_threshold?: number;
+            similar_question_threshold?: number;
             /** Format: double */
             trust_score_margin?: number;
             /** Format: double */
-            similar_question_threshold?: number;
-            /** Format: double */
-            low_trust_threshold?: number;
-            widget_answer_max_length?: number;
-            answer_cache_enabled?: boolean;
+            trust_score_threshold?: number;
             /** Format: date-time */
             readonly updated_at: string;
-            readonly providers: components["schemas"]["ProvidersOutput"];
-            /** @description "" without an LLM. */
-            readonly llm_model: string;
-            readonly embedding_model: string;
-            /** @description "default" or "fast". */
-            readonly answer_mode: string;
+            /** Format: int64 */
+            widget_answer_max_length?: number;
         };
         SiteQuestion: {
-            slug: string;
-            question: string;
+            /** Format: date-time */
+            date_updated: string;
             description: string;
+            question: string;
+            slug: string;
             /**
              * Format: double
              * @description 0 to 1: how well the sources cover it.
              */
             trust_score: number;
-            /** Format: date-time */
-            date_updated: string;
         };
         SitemapQuestions: {
-            guru_slug: string;
-            slug: string;
             /** Format: date-time */
             date_updated: string;
+            guru_slug: string;
+            slug: string;
         };
         SlackEvents: {
-            ok?: boolean;
             /** @description url_verification's echo. */
             challenge?: string;
+            ok?: boolean;
         };
         SlackEventsRequest: {
-            type: components["schemas"]["SlackPayloadTypeEnum"];
+            api_app_id?: string;
             /** @description url_verification only. */
             challenge?: string;
-            /** @description The workspace (T…). */
-            team_id?: string;
-            api_app_id?: string;
-            /** @description Each event is taken once. */
-            event_id?: string;
             /** @description app_mention, message… */
             event?: unknown;
+            /** @description Each event is taken once. */
+            event_id?: string;
+            /** @description The workspace (T…). */
+            team_id?: string;
+            type: components["schemas"]["SlackPayloadTypeEnum"];
         };
         SlackInstall: {
             /**
@@ -2297,12 +2305,12 @@ export interface components {
         SlackPayloadTypeEnum: "url_verification" | "event_callback";
         /** @description One per item sent: added, already there, or refused (with why). */
         SourceAddResult: {
+            id: number | null;
+            message?: string;
+            status: components["schemas"]["SourceAddResultStatusEnum"];
+            title: string;
             type: components["schemas"]["V1SourceTypeEnum"];
             url: string;
-            status: components["schemas"]["SourceAddResultStatusEnum"];
-            id: number | null;
-            title: string;
-            message?: string;
         };
         /**
          * @description * `success` - success
@@ -2312,14 +2320,11 @@ export interface components {
          */
         SourceAddResultStatusEnum: "success" | "exists" | "error";
         SourceCount: {
+            count: number;
             /** @description web, pdf, youtube, github, text… */
             type: string;
-            count: number;
         };
         SourceListRequest: {
-            type: components["schemas"]["SourceTypeEnum"];
-            url?: string;
-            title?: string;
             content?: string;
             /** @default single */
             crawl_mode: components["schemas"]["CrawlModeEnum"];
@@ -2328,32 +2333,37 @@ export interface components {
             };
             /** @default false */
             private: boolean;
+            title?: string;
+            type: components["schemas"]["SourceTypeEnum"];
+            url?: string;
         };
         SourceListUploadRequest: {
             /** Format: binary */
             file: string;
-            title?: string;
             /** @default false */
             private: boolean;
+            title?: string;
         };
         SourceOutput: {
-            readonly id: number;
-            type: components["schemas"]["SourceTypeEnum"];
-            url: string;
-            title?: string;
-            crawl_mode?: components["schemas"]["CrawlModeEnum"];
-            options?: unknown;
-            private?: boolean;
-            status?: components["schemas"]["SourceOutputStatusEnum"];
-            user_error?: string;
-            progress?: unknown;
-            last_result?: unknown;
+            /** Format: int64 */
             chunk_count?: number;
-            /** Format: date-time */
-            last_indexed_at?: string | null;
-            reindex_count?: number;
+            crawl_mode?: components["schemas"]["CrawlModeEnum"];
             /** Format: date-time */
             readonly created_at: string;
+            readonly id: number;
+            /** Format: date-time */
+            last_indexed_at?: string | null;
+            last_result?: unknown;
+            options?: unknown;
+            private?: boolean;
+            progress?: unknown;
+            /** Format: int64 */
+            reindex_count?: number;
+            status?: components["schemas"]["SourceOutputStatusEnum"];
+            title?: string;
+            type: components["schemas"]["SourceTypeEnum"];
+            url: string;
+            user_error?: string;
         };
         /**
          * @description * `NOT_PROCESSED` - Not Processed
@@ -2370,10 +2380,10 @@ export interface components {
             type: string;
         };
         SourceTotals: {
-            total: number;
             by_type: components["schemas"]["SourceCount"][];
             /** @description Up to 20 indexed public sources, by title: what the guru knows. */
             titles: components["schemas"]["SourceTitle"][];
+            total: number;
         };
         /**
          * @description * `website` - Website
@@ -2386,32 +2396,32 @@ export interface components {
          */
         SourceTypeEnum: "website" | "pdf" | "youtube" | "github_repo" | "text" | "faq";
         Totals: {
+            downvotes: number;
+            /** @description Answered below the low-trust setting. */
+            low_trust: number;
+            /** @description The sources don't cover it. */
+            out_of_context: number;
             /** @description Asked: answered and refused. */
             questions: number;
             /** @description Judged not a real question. */
             refused: number;
-            /** @description The sources don't cover it. */
-            out_of_context: number;
-            /** @description Answered below the low-trust setting. */
-            low_trust: number;
             upvotes: number;
-            downvotes: number;
         };
         TraceOutput: {
+            /** @description An answer's claims checked against its sources after it was saved; null until checked, or without an LLM; absent for a refusal. */
+            grounding?: {
+                [key: string]: unknown;
+            } | null;
             id: number;
             /** @description The user's own words. */
             question: string;
             refused: boolean;
             /** @description decision and reason; per list (dense<i>, bm25<i>, fused, reranked) the top candidate ids and scores; fusion weights; the gate's threshold, setting and margin, kept and dropped candidates; LLM calls with tokens and latency; timings_ms. */
             trace: unknown;
-            /** @description An answer's claims checked against its sources after it was saved (answers/grounding.py); null until checked, or without an LLM; absent for a refusal. */
-            grounding?: {
-                [key: string]: unknown;
-            } | null;
         };
         UserOutput: {
-            username: string;
             is_staff: boolean;
+            username: string;
         };
         /**
          * @description * `FAQ` - FAQ
@@ -2430,11 +2440,11 @@ export interface components {
          */
         VoteTypeEnum: "upvote" | "downvote";
         WeakQuestion: {
-            question: string;
             /** Format: date-time */
             asked_at: string;
             /** @description One of ui, api, widget, slack, discord. */
             channel: string;
+            question: string;
             reason: components["schemas"]["ReasonEnum"];
             /**
              * Format: double
@@ -2448,28 +2458,28 @@ export interface components {
             results: components["schemas"]["WeakQuestion"][];
         };
         WidgetAnswer: {
-            /** @description Send it as `parent_slug` with the next question. */
-            slug: string;
             /** @description The whole answer, in markdown. */
             content: string;
-            question: string;
             date_updated: string;
-            trust_score: number;
+            question: string;
             references: components["schemas"]["WidgetReference"][];
+            /** @description Send it as `parent_slug` with the next question. */
+            slug: string;
+            trust_score: number;
         };
         WidgetAskError: {
-            msg: string;
             code: string;
+            msg: string;
             /** @description A polite refusal (the sources don't cover it), not a failure. */
             not_error?: boolean;
         };
         WidgetAskInputRequest: {
-            question: string;
-            parent_slug?: (string | null) | string;
             /** Format: uuid */
             binge_id?: string | null;
             /** @default false */
             fetch_existing: boolean;
+            parent_slug?: (string | null) | string;
+            question: string;
         };
         WidgetBinge: {
             /**
@@ -2480,16 +2490,16 @@ export interface components {
             root_slug: string;
         };
         WidgetBingeRequest: {
-            root_slug: string;
             question?: string;
+            root_slug: string;
         };
         WidgetGuru: {
             colors: components["schemas"]["WidgetGuruApi.OutputSerializerColors"];
+            example_questions: string[];
             /** @description The guru's icon; without one, its default icon (initial and colour, SVG). */
             icon_url: string;
             name: string;
             slug: string;
-            example_questions: string[];
         };
         "WidgetGuruApi.OutputSerializerColors": {
             base_color: string;
@@ -2499,24 +2509,24 @@ export interface components {
             domain_pattern?: string;
         };
         WidgetIdOutput: {
+            /** Format: date-time */
+            readonly created_at: string;
+            domain_pattern?: string;
             readonly id: number;
             /** @description Put it in the page: the widget's data-widget-id. */
             key: string;
-            domain_pattern?: string;
-            /** Format: date-time */
-            readonly created_at: string;
         };
         WidgetReference: {
-            /** @description The page's title (Gurubase's widget name). */
-            question: string;
-            /** @description Empty for private or pasted sources. */
-            link: string;
             /** @description The source's kind: web, pdf, youtube, github, text, faq. */
             icon: string;
+            /** @description Empty for private or pasted sources. */
+            link: string;
+            /** @description The page's title (Gurubase's widget name). */
+            question: string;
         };
         _NamedRequest: {
-            name?: string;
             content: string;
+            name?: string;
         };
     };
     responses: never;
@@ -2527,114 +2537,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    widget_follow_up_examples: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                guru_slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FollowUpExamplesRequest"];
-                "multipart/form-data": components["schemas"]["FollowUpExamplesRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["FollowUpExamplesRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string[];
-                };
-            };
-            /** @description The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or invalid credentials. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such guru. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    widget_record_vote: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                guru_slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RecordVoteRequest"];
-                "multipart/form-data": components["schemas"]["RecordVoteRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["RecordVoteRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RecordVote"];
-                };
-            };
-            /** @description The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or invalid credentials. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such guru. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     api_key_list: {
         parameters: {
             query?: never;
@@ -2673,8 +2575,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["APIKeyListRequest"];
-                "multipart/form-data": components["schemas"]["APIKeyListRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["APIKeyListRequest"];
+                "multipart/form-data": components["schemas"]["APIKeyListRequest"];
             };
         };
         responses: {
@@ -2716,8 +2618,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["APIKeyListDeleteRequest"];
-                "multipart/form-data": components["schemas"]["APIKeyListDeleteRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["APIKeyListDeleteRequest"];
+                "multipart/form-data": components["schemas"]["APIKeyListDeleteRequest"];
             };
         };
         responses: {
@@ -2805,8 +2707,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LoginRequest"];
-                "multipart/form-data": components["schemas"]["LoginRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["LoginRequest"];
+                "multipart/form-data": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
@@ -2925,8 +2827,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["GuruListRequest"];
-                "multipart/form-data": components["schemas"]["GuruListRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["GuruListRequest"];
+                "multipart/form-data": components["schemas"]["GuruListRequest"];
             };
         };
         responses: {
@@ -3065,8 +2967,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["PatchedGuruDetailUpdateRequest"];
-                "multipart/form-data": components["schemas"]["PatchedGuruDetailUpdateRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PatchedGuruDetailUpdateRequest"];
+                "multipart/form-data": components["schemas"]["PatchedGuruDetailUpdateRequest"];
             };
         };
         responses: {
@@ -3433,8 +3335,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BingeCreateRequest"];
-                "multipart/form-data": components["schemas"]["BingeCreateRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["BingeCreateRequest"];
+                "multipart/form-data": components["schemas"]["BingeCreateRequest"];
             };
         };
         responses: {
@@ -3557,8 +3459,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["GoldenPairListRequest"];
-                "multipart/form-data": components["schemas"]["GoldenPairListRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["GoldenPairListRequest"];
+                "multipart/form-data": components["schemas"]["GoldenPairListRequest"];
             };
         };
         responses: {
@@ -3775,6 +3677,37 @@ export interface operations {
             };
         };
     };
+    guru_default_icon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     guru_icon_get: {
         parameters: {
             query?: never;
@@ -3792,9 +3725,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
-                    "image/jpeg": string;
                     "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
                     "image/webp": string;
                 };
             };
@@ -3879,37 +3812,6 @@ export interface operations {
             };
         };
     };
-    guru_default_icon: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The icon. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/svg+xml": string;
-                };
-            };
-            /** @description No such guru. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     integration_list: {
         parameters: {
             query?: never;
@@ -3970,8 +3872,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IntegrationListRequest"];
-                "multipart/form-data": components["schemas"]["IntegrationListRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["IntegrationListRequest"];
+                "multipart/form-data": components["schemas"]["IntegrationListRequest"];
             };
         };
         responses: {
@@ -4021,6 +3923,63 @@ export interface operations {
             };
             /** @description It exists already. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    slack_install_url: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlackInstall"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider is not configured or not reachable. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4140,8 +4099,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["PatchedIntegrationDetailRequest"];
-                "multipart/form-data": components["schemas"]["PatchedIntegrationDetailRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PatchedIntegrationDetailRequest"];
+                "multipart/form-data": components["schemas"]["PatchedIntegrationDetailRequest"];
             };
         };
         responses: {
@@ -4240,63 +4199,6 @@ export interface operations {
             };
             /** @description No such guru. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    slack_install_url: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SlackInstall"];
-                };
-            };
-            /** @description Missing or invalid credentials. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description These credentials may not do this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such guru. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A provider is not configured or not reachable. */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4484,8 +4386,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["QuestionVoteRequest"];
-                "multipart/form-data": components["schemas"]["QuestionVoteRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["QuestionVoteRequest"];
+                "multipart/form-data": components["schemas"]["QuestionVoteRequest"];
             };
         };
         responses: {
@@ -5014,8 +4916,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["WidgetIdListRequest"];
-                "multipart/form-data": components["schemas"]["WidgetIdListRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["WidgetIdListRequest"];
+                "multipart/form-data": components["schemas"]["WidgetIdListRequest"];
             };
         };
         responses: {
@@ -5188,8 +5090,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["PatchedSettingsRequest"];
-                "multipart/form-data": components["schemas"]["PatchedSettingsRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PatchedSettingsRequest"];
+                "multipart/form-data": components["schemas"]["PatchedSettingsRequest"];
             };
         };
         responses: {
@@ -5262,8 +5164,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SlackEventsRequest"];
-                "multipart/form-data": components["schemas"]["SlackEventsRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["SlackEventsRequest"];
+                "multipart/form-data": components["schemas"]["SlackEventsRequest"];
             };
         };
         responses: {
@@ -5350,8 +5252,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["AnalyticsExportRequest"];
-                "multipart/form-data": components["schemas"]["AnalyticsExportRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["AnalyticsExportRequest"];
+                "multipart/form-data": components["schemas"]["AnalyticsExportRequest"];
             };
         };
         responses: {
@@ -5361,8 +5263,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExportJsonOutput"];
-                    "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             /** @description The request is invalid. */
@@ -5574,6 +5476,78 @@ export interface operations {
             };
         };
     };
+    v1_crawl_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guru_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrawlStartRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CrawlStartRequest"];
+                "multipart/form-data": components["schemas"]["CrawlStartRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v1_crawl_status: {
         parameters: {
             query?: never;
@@ -5641,78 +5615,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CrawlOutput"];
-                };
-            };
-            /** @description Missing or invalid credentials. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description These credentials may not do this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such guru. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests; wait the seconds in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    v1_crawl_start: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                guru_slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CrawlStartRequest"];
-                "multipart/form-data": components["schemas"]["CrawlStartRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["CrawlStartRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CrawlOutput"];
-                };
-            };
-            /** @description The request is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials. */
@@ -5898,8 +5800,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IdsInputRequest"];
-                "multipart/form-data": components["schemas"]["IdsInputRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["IdsInputRequest"];
+                "multipart/form-data": components["schemas"]["IdsInputRequest"];
             };
         };
         responses: {
@@ -5970,8 +5872,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IdsInputRequest"];
-                "multipart/form-data": components["schemas"]["IdsInputRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["IdsInputRequest"];
+                "multipart/form-data": components["schemas"]["IdsInputRequest"];
             };
         };
         responses: {
@@ -6042,8 +5944,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SearchRequest"];
-                "multipart/form-data": components["schemas"]["SearchRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["SearchRequest"];
+                "multipart/form-data": components["schemas"]["SearchRequest"];
             };
         };
         responses: {
@@ -6338,8 +6240,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
                     "application/json": components["schemas"]["WidgetAnswer"];
+                    "text/event-stream": unknown;
                 };
             };
             /** @description Invalid input, or the guru declines (`not_error`). */
@@ -6408,8 +6310,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WidgetBingeRequest"];
-                "multipart/form-data": components["schemas"]["WidgetBingeRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["WidgetBingeRequest"];
+                "multipart/form-data": components["schemas"]["WidgetBingeRequest"];
             };
         };
         responses: {
@@ -6469,6 +6371,114 @@ export interface operations {
             };
             /** @description Missing or invalid credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    widget_follow_up_examples: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guru_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowUpExamplesRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["FollowUpExamplesRequest"];
+                "multipart/form-data": components["schemas"]["FollowUpExamplesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    widget_record_vote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guru_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordVoteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RecordVoteRequest"];
+                "multipart/form-data": components["schemas"]["RecordVoteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordVote"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 /**
- * The API's shapes, generated from Django's /api/schema/ into schema.d.ts (`npm run api:types`;
+ * The API's shapes, generated from the schema snapshot into schema.d.ts (`npm run api:types`;
  * tests/core/test_ui_api_types.py fails when it is out of date). Name them here, once.
  */
 import type { components } from "./schema";
