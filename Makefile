@@ -11,7 +11,7 @@ PYTEST := $(VENV)/bin/pytest -c backend/pyproject.toml --rootdir=.
 EVAL_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test test-fast openapi-snapshot install install-dev frontend-install lint typecheck pytest eval bench fmt clean
+.PHONY: run dev test test-fast openapi-snapshot install install-dev frontend-install lint typecheck pytest eval bench fmt clean
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -32,17 +32,24 @@ frontend/node_modules/.installed: frontend/package.json frontend/package-lock.js
 # The embeddable widget (served by Django at /widget.js): rebuilt only when its sources or the
 # locked packages change.
 WIDGET_JS := frontend/widget/dist/widget.js
-$(WIDGET_JS): frontend/node_modules/.installed frontend/package-lock.json frontend/widget/tsconfig.json $(wildcard frontend/widget/src/*.ts)
+$(WIDGET_JS): frontend/node_modules/.installed frontend/package-lock.json frontend/widget/tsconfig.json $(wildcard frontend/widget/src/*.ts) $(wildcard frontend/lib/markdown/*.ts)
 	cd frontend && npm run --silent build:widget
 
 install: $(VENV)/.runtime frontend/node_modules/.installed $(WIDGET_JS)
 install-dev: $(VENV)/.dev frontend/node_modules/.installed $(WIDGET_JS)
 
-## run: install, migrate, create the admin, start Milvus Lite + worker + beat + API + UI on loopback
+## run: install, migrate, create the admin, start Milvus Lite + worker + beat + API + UI on loopback.
+## The UI is its production build (`next start`), built again only when frontend/ changed.
 run: install
 	$(PY) backend/scripts/run_embedded.py --api-port $(API_PORT) --ui-port $(UI_PORT) --milvus-port $(MILVUS_PORT)
 
-## test: lint, format check, import contracts, types, and the whole suite on PostgreSQL plus a SQLite smoke run
+## dev: as run, with `next dev` (compiles on request, reloads on save) for changing the UI
+dev: install
+	$(PY) backend/scripts/run_embedded.py --ui dev --api-port $(API_PORT) --ui-port $(UI_PORT) --milvus-port $(MILVUS_PORT)
+
+## test: lint, format check, import contracts and types (backend and UI: ruff, lint-imports, mypy,
+## eslint, prettier, tsc), the UI's unit tests (vitest), and the whole suite on PostgreSQL plus a
+## SQLite smoke run
 test: install-dev
 	bash backend/scripts/services_up.sh
 	bash backend/scripts/browser_up.sh
@@ -51,7 +58,8 @@ test: install-dev
 	$(VENV)/bin/ruff format --config backend/pyproject.toml --check backend tests
 	cd backend && ../$(VENV)/bin/lint-imports
 	cd backend && ../$(VENV)/bin/mypy .
-	cd frontend && npm run --silent typecheck
+	cd frontend && npm run --silent lint && npm run --silent format:check
+	cd frontend && npm run --silent typecheck && npm run --silent test
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite" -n 2 --dist loadfile --durations=25
 	env -u DATABASE_URL $(PYTEST) tests -m sqlite
 
@@ -79,8 +87,10 @@ bench: install-dev
 	$(PY) backend/scripts/bench.py $(BENCH_ARGS)
 
 ## openapi-snapshot: after an intended API change, refresh the schema snapshot the tests compare with
+## (and the UI's types generated from it)
 openapi-snapshot: install-dev
 	env -u DATABASE_URL OPENAPI_SNAPSHOT_WRITE=1 $(PYTEST) tests/core/test_openapi_snapshot.py -q
+	cd frontend && npm run --silent api:types
 
 clean:
 	rm -rf data reports/*.json reports/*.md reports/*.png

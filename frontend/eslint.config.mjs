@@ -5,5 +5,12 @@ import { defineConfig, globalIgnores } from "eslint/config";
 export default defineConfig([
   ...nextCoreWebVitals,
   ...nextTypeScript,
-  globalIgnores([".next/**", "node_modules/**", "next-env.d.ts", "widget/dist/**"]),
+  globalIgnores([
+    ".next/**",
+    "node_modules/**",
+    "next-env.d.ts",
+    "widget/dist/**",
+    // Generated from the API schema (npm run api:types).
+    "lib/api/schema.d.ts",
+  ]),
 ]);

@@ -1,6 +1,7 @@
 import type { NextConfig } from "next";
 
-import { serverApiUrl } from "./lib/env";
+import { publicApiUrl, serverApiUrl } from "./lib/env";
+import { securityHeaders } from "./lib/security/headers";
 
 // Self-hosted installs often run without internet access; never try to phone home.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -19,6 +20,15 @@ const nextConfig: NextConfig = {
   // Django's routes end in "/"; Next's default redirect to the slash-less URL would make the
   // proxied /api calls bounce between the two servers.
   skipTrailingSlashRedirect: true,
+  async headers() {
+    const production = process.env.NODE_ENV === "production";
+    const headers = securityHeaders({ production, publicApiUrl: publicApiUrl() });
+    // Every page; not the proxied /api, whose answers carry Django's own headers.
+    return [{ source: "/:path((?!api/).*)", headers }];
+  },
+  async redirects() {
+    return [{ source: "/console/keys", destination: "/console/api-keys", permanent: true }];
+  },
   async rewrites() {
     // The browser calls same-origin /api; in development Next forwards it to Django. In
     // production nginx routes /api/ straight to Django (streaming answers need unbuffered SSE).

@@ -6,6 +6,9 @@ from openguru.core.metrics_api import metrics_view
 from openguru.sources.file_apis import SourceFileApi
 from openguru.widget_assets import widget_js
 
+# The site is the UI, on its own origin: the admin's "View site" goes there, not to the API.
+admin.site.site_url = settings.SITE_URL
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
     path("api/", include("openguru.core.urls")),

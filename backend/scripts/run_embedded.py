@@ -1,10 +1,11 @@
 """`make run`: the whole platform on embedded defaults, on loopback, stopped cleanly by Ctrl-C.
 
 Starts, in order: the Milvus Lite server, migrations and the first admin, the Celery workers
-(`config/workers.py`) and beat, the Django ASGI server (uvicorn) and the Next.js UI. Every child
-runs in its own process group so Ctrl-C stops the whole tree and nothing is left behind; a child
-that crashes is started again after a backoff (1 s, 2 s, 4 s ... up to 30 s) while the rest
-keeps running.
+(`config/workers.py`) and beat, the Django ASGI server (uvicorn) and the Next.js UI: its
+production build under `next start` (built on the first run and again only when frontend/
+changed, see ui_build.py), or `next dev` with `--ui dev`. Every child runs in its own process
+group so Ctrl-C stops the whole tree and nothing is left behind; a child that crashes is
+started again after a backoff (1 s, 2 s, 4 s ... up to 30 s) while the rest keeps running.
 """
 
 import argparse
@@ -18,8 +19,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from ui_build import ui_argv, ui_build_if_changed
+
 BACKEND = Path(__file__).resolve().parent.parent
 REPO = BACKEND.parent
+FRONTEND = REPO / "frontend"
+NEXT_BIN = FRONTEND / "node_modules" / ".bin" / "next"
 sys.path.insert(0, str(BACKEND))
 
 VENV_BIN = Path(sys.executable).parent
@@ -31,6 +36,12 @@ def _parse() -> argparse.Namespace:
     parser.add_argument("--api-port", type=int, default=8000)
     parser.add_argument("--ui-port", type=int, default=3000)
     parser.add_argument("--milvus-port", type=int, default=19530)
+    parser.add_argument(
+        "--ui",
+        choices=["start", "dev"],
+        default="start",
+        help="start: the production build (built when frontend/ changed); dev: next dev",
+    )
     return parser.parse_args()
 
 
@@ -169,6 +180,7 @@ def main() -> int:
     env.setdefault("MILVUS_URI", f"http://127.0.0.1:{args.milvus_port}")
     env.setdefault("NEXT_PUBLIC_API_URL", f"http://127.0.0.1:{args.api_port}")
     env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{args.api_port}")
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{args.ui_port}")
 
     from config.env import env as settings_env  # also reads .env into os.environ
     from config.workers import EMBEDDED_WORKERS
@@ -220,12 +232,10 @@ def main() -> int:
             cwd=BACKEND,
             env=env,
         )  # fmt: skip
-        supervisor.spawn(
-            "ui",
-            ["npx", "next", "dev", "--hostname", "127.0.0.1", "--port", str(args.ui_port)],
-            cwd=REPO / "frontend",
-            env=env,
-        )
+        if args.ui == "start":
+            ui_build_if_changed(frontend=FRONTEND, env=env, next_bin=NEXT_BIN)
+        ui = ui_argv(next_bin=NEXT_BIN, mode=args.ui, port=args.ui_port)
+        supervisor.spawn("ui", ui, cwd=FRONTEND, env=env)
         print(
             f"\nOpenGuru is starting:\n  UI      http://127.0.0.1:{args.ui_port}\n"
             f"  API     http://127.0.0.1:{args.api_port}/api/health/\n"

@@ -18,10 +18,11 @@ def test_the_icon_follows_the_source_type_not_the_link():
         context(3, "Talk", "https://www.youtube.com/watch?v=abc"),
         context(4, "Manual", "/media/sources/manual.pdf"),
         context(5, "Notes", "https://docs.example.org/notes.html"),
+        context(6, "FAQ", "https://docs.example.org/faq"),
     ]
-    types = {1: "website", 2: "github_repo", 3: "youtube", 4: "pdf", 5: "text"}
+    types = {1: "website", 2: "github_repo", 3: "youtube", 4: "pdf", 5: "text", 6: "faq"}
     icons = [r["icon"] for r in references_for(contexts, source_types=types)]
-    assert icons == ["web", "github", "youtube", "pdf", "text"]
+    assert icons == ["web", "github", "youtube", "pdf", "text", "faq"]
 
 
 def test_a_source_deleted_meanwhile_still_gets_a_reference():

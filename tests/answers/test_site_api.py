@@ -93,7 +93,15 @@ def test_the_overview_without_answers_offers_questions_from_the_headings(anon_cl
         "What is Virtual environments?",
     ]
     assert body["recent"] == body["popular"] == []
-    assert body["sources"] == {"total": 3, "by_type": [{"type": "text", "count": 3}]}
+    assert body["sources"] == {
+        "total": 3,
+        "by_type": [{"type": "text", "count": 3}],
+        # What the guru knows, by title (the front page lists these, not only the kinds).
+        "titles": [
+            {"title": title, "type": "text"}
+            for title in ("Exceptions", "List comprehensions", "Virtual environments")
+        ],
+    }
 
 
 def test_the_overview_lists_answered_root_questions_recent_and_popular(anon_client, python_guru):
@@ -241,6 +249,15 @@ def test_an_answer_page_has_its_votes_staleness_and_children(anon_client, python
     # The session's root question belongs to it too.
     root_path = f"/api/gurus/python/questions/{root['slug']}/"
     assert anon_client.get(root_path, {"binge": binge_id}).json()["slug"] == root["slug"]
+
+
+def test_a_follow_up_asked_in_two_sessions_is_listed_once(anon_client, python_guru):
+    root = ask(anon_client, VENV)
+    _, first = follow_up(anon_client, root["slug"], COMPREHENSION)
+    _, again = follow_up(anon_client, root["slug"], COMPREHENSION)
+    assert first["slug"] == again["slug"]
+    page = anon_client.get(f"/api/gurus/python/questions/{root['slug']}/").json()
+    assert page["children"] == [{"slug": first["slug"], "question": first["question"]}]
 
 
 def test_an_answer_page_refuses_bad_sessions_and_inactive_gurus(anon_client, python_guru):

@@ -18,7 +18,7 @@ CONSOLE_ROUTES = (
     "/console",
     "/console/gurus/new",
     *(f"/console/gurus/warm{path}" for path in GURU_ROUTES),
-    "/console/keys",
+    "/console/api-keys",
     "/console/settings",
     "/g/warm",
     # The first request through the /api rewrite is slow in `next dev` too.

@@ -79,13 +79,13 @@ def test_sign_in_build_a_guru_and_follow_a_question_into_analytics(
 
     def sign_in_and_create_a_guru() -> dict:
         page = view.page
-        page.goto(f"{origin}/console/keys")
-        page.wait_for_url("**/console/sign-in?next=%2Fconsole%2Fkeys")
+        page.goto(f"{origin}/console/api-keys")
+        page.wait_for_url("**/console/sign-in?next=%2Fconsole%2Fapi-keys")
         page.get_by_label("Username").wait_for()
         view.shot("01-sign-in")
         view.axe("sign-in")
         sign_in(page, console.staff)
-        page.wait_for_url("**/console/keys")
+        page.wait_for_url("**/console/api-keys")
         page.get_by_role("navigation", name="Console").get_by_role("link", name="Gurus").click()
         page.get_by_role("link", name="New guru").click()
         page.wait_for_url("**/console/gurus/new")
@@ -95,12 +95,20 @@ def test_sign_in_build_a_guru_and_follow_a_question_into_analytics(
         view.shot("02-new-guru")
         view.axe("new-guru")
         slug = page.get_by_label("Slug").input_value()
+        # On a phone the form is longer than the screen: the button is far down the page.
+        page.set_viewport_size({"width": 390, "height": 700})
         page.get_by_role("button", name="Create guru").click()
         page.wait_for_url(f"**/console/gurus/{SLUG}/sources")
-        return {"preview": preview, "slug": slug}
+        title = page.get_by_role("heading", level=1, name=NAME)
+        title.wait_for()
+        page.wait_for_timeout(300)  # any scroll after the navigation has happened by now
+        top = title.evaluate("h => h.getBoundingClientRect().top")
+        page.set_viewport_size({"width": 1100, "height": 900})
+        return {"preview": preview, "slug": slug, "title_top": top}
 
     seen = browser.run(sign_in_and_create_a_guru)
     assert seen["slug"] == SLUG  # suggested from the name
+    assert seen["title_top"] >= 0, "the new guru's page opened scrolled past its title"
     assert NAME in seen["preview"] and "Rangers' field notes" in seen["preview"]
     guru = Guru.objects.get(slug=SLUG)
     assert guru.name == NAME and guru.domain_knowledge == "Rangers' field notes"
@@ -131,6 +139,7 @@ def test_sign_in_build_a_guru_and_follow_a_question_into_analytics(
             ),
             "chunks": page.locator("[data-part=chunk-count]").all_inner_texts(),
             "uploads": page.get_by_role("list", name="Uploads").inner_text(),
+            "counts": page.locator("tr[data-status=SUCCESS]").all_inner_texts(),
         }
 
     seen = browser.run(add_sources, timeout=400)
@@ -141,6 +150,8 @@ def test_sign_in_build_a_guru_and_follow_a_question_into_analytics(
     assert sorted(int(n) for n in seen["chunks"]) == sorted(s.chunk_count for s in sources)
     assert all(s.chunk_count > 0 for s in sources)
     assert "handbook.pdf" in seen["uploads"] and "tracks.pdf" in seen["uploads"]
+    assert "indexing next" not in seen["uploads"]  # they are indexed: the table says so
+    assert not [row for row in seen["counts"] if " 1 chunks" in f" {row}"], seen["counts"]
 
     def ask_on_the_public_page() -> None:
         page = view.page

@@ -115,15 +115,26 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
         page = view.page
         page.get_by_role("link", name="Sources").click()
         page.locator("tr[data-status=SUCCESS]").nth(1).wait_for()
+        page.set_viewport_size({"width": 390, "height": 800})
+        # On a phone each source is a card: nothing wider than the screen, nothing cut off.
+        phone = page.locator("[data-part=sources]").evaluate(
+            "t => ({table: t.getBoundingClientRect().right, page: document.documentElement.clientWidth,"
+            " status: t.querySelector('tbody td[data-label=Status]').getBoundingClientRect().right})"
+        )
+        view.shot("sources-phone")
+        page.set_viewport_size({"width": 1100, "height": 900})
         page.get_by_label("Select all sources").check()
         page.get_by_role("group", name="Selected sources").get_by_text("2 selected").wait_for()
         view.axe("sources")
         page.get_by_role("button", name="Delete", exact=True).click()
         page.get_by_role("button", name="Delete 2").click()
         page.get_by_text("No sources yet").wait_for()
-        return {"rows": page.locator("tr[data-source-id]").count()}
+        return {"rows": page.locator("tr[data-source-id]").count(), "phone": phone}
 
-    assert console.browser.run(delete_the_sources) == {"rows": 0}
+    seen = console.browser.run(delete_the_sources)
+    assert seen["rows"] == 0
+    phone = seen["phone"]
+    assert phone["table"] <= phone["page"] and phone["status"] <= phone["page"], phone
     assert not DataSource.objects.filter(guru=lions).exists()
 
     with FakeDiscordServer(token=BOT_TOKEN) as discord:
@@ -165,15 +176,22 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
         page.get_by_role("status").get_by_text("Saved").wait_for()
         view.shot("settings")
         view.axe("settings")
+        threshold = page.get_by_label("Trust score threshold")
         return {
             "health": page.locator("[data-part=health] th").all_inner_texts(),
             "providers": page.locator("[data-part=providers]").inner_text(),
+            "provider_names": page.locator("[data-part=providers] th").all_inner_texts(),
+            "threshold_help": threshold.evaluate(
+                "i => document.getElementById(i.getAttribute('aria-describedby')).textContent"
+            ),
         }
 
     seen = console.browser.run(platform_settings)
     assert PlatformSettings.objects.get().trust_score_threshold == 0.5
     assert "vector store" in [name.lower() for name in seen["health"]]
     assert "fake" in seen["providers"]  # the embedding provider of the test settings
+    assert "LLM provider" in seen["provider_names"], seen["provider_names"]
+    assert "the guru declines to answer" in seen["threshold_help"]  # each value says what it does
 
     def delete_the_guru() -> str:
         page = view.page
@@ -191,11 +209,11 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
         page = view.page
         page.get_by_role("button", name="Sign out").click()
         page.wait_for_url("**/console/sign-in")
-        page.goto(f"{origin}/console/keys")
-        page.wait_for_url("**/console/sign-in?next=%2Fconsole%2Fkeys")
+        page.goto(f"{origin}/console/api-keys")
+        page.wait_for_url("**/console/sign-in?next=%2Fconsole%2Fapi-keys")
         return page.url
 
-    assert console.browser.run(sign_out).endswith("next=%2Fconsole%2Fkeys")
+    assert console.browser.run(sign_out).endswith("next=%2Fconsole%2Fapi-keys")
     assert view.dialogs == [] and view.errors == []
     assert list(view.a11y) == ["guru-settings", "sources", "integrations", "settings"]
     found = "\n".join(f"{name}: {line}" for name, lines in view.a11y.items() for line in lines)

@@ -266,6 +266,57 @@ def test_ask_stream_vote_follow_up_and_the_binge_map(
     assert not found, f"axe-core found serious or critical violations:\n{found}"
 
 
+# Where the answer's card is on screen, and whether the page shows the question's heading.
+CARD_TOP = "() => document.querySelector('[data-part=answer-card]').getBoundingClientRect().top"
+
+
+def test_on_a_phone_the_answer_comes_into_view_the_lists_refresh_and_a_vote_stays(
+    chromium, tab, site, python_guru: Guru, llm_server
+):
+    def ask_on_a_phone() -> dict:
+        page = tab.page
+        page.set_viewport_size({"width": 390, "height": 700})
+        page.goto(f"{site.origin}/g/python")
+        known = page.locator("[data-part=known-sources]").inner_text()
+        recent = page.locator("section", has=page.get_by_role("heading", name="Recent questions"))
+        empty_before = recent.get_by_text("No questions yet.").count()
+        page.get_by_label("Ask Python a question").fill(IN_SCOPE)
+        page.keyboard.press("Enter")
+        page.locator("[data-part=answer-card] h2").wait_for()
+        page.wait_for_timeout(300)
+        top = page.evaluate(CARD_TOP)
+        page.locator("[data-part=trust]").wait_for(timeout=30_000)
+        # The page's own lists are the server's: they catch up once the answer is saved.
+        recent.get_by_role("link", name=IN_SCOPE).wait_for(timeout=15_000)
+        tab.axe("guru-answered")
+        page.locator("[data-vote=upvote]").click()
+        page.get_by_text("Thanks for your vote.").wait_for()
+        page.get_by_label("Ask a follow-up").fill(FOLLOW_UP)
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/g/python/b/**", timeout=30_000)
+        first = page.locator("[data-part=turn]").first
+        first.locator("[data-vote=upvote]").wait_for()
+        page.wait_for_timeout(300)
+        return {
+            "known": known,
+            "empty_before": empty_before,
+            "top": top,
+            "height": page.viewport_size["height"] if page.viewport_size else 0,
+            "pressed": first.locator("[data-vote=upvote]").get_attribute("aria-pressed"),
+        }
+
+    seen = chromium.run(ask_on_a_phone, timeout=120)
+    # What the guru knows, by title (each with its kind), not only counted by kind.
+    titles = ("Exceptions", "List comprehensions", "Virtual environments")
+    assert all(title in seen["known"] for title in titles), seen["known"]
+    assert seen["empty_before"] == 1
+    assert 0 <= seen["top"] < seen["height"] / 2, seen  # the answer, not the ask box, in view
+    assert seen["pressed"] == "true"  # the up-vote is still ours in the conversation view
+    assert tab.errors == []
+    found = [line for lines in tab.a11y.values() for line in lines]
+    assert not found, "axe-core found serious or critical violations:\n" + "\n".join(found)
+
+
 def test_html_in_a_cited_source_never_runs_in_the_page(
     chromium, tab, site, python_guru: Guru, llm_server
 ):

@@ -171,17 +171,20 @@ def test_a_site_outside_the_widget_ids_domains_gets_an_error_in_words(
     assert not Question.objects.exists()
 
 
-def test_html_in_a_cited_source_never_runs_in_the_page(
+def test_html_in_a_cited_source_never_runs_in_the_page_and_shows_as_text(
     chromium, tab, live_asgi, host_site, widget_key, python_guru, llm_server
 ):
+    # As on the site: markup in an answer is text, so a placeholder such as `<release-id>` in a
+    # quoted command line stays on screen instead of vanishing as an unknown tag.
     source_create(
         guru=python_guru,
         type="text",
         url="https://docs.example.org/markup.html",
         title="Markup <img src=x onerror=alert(3)>",
         content=(
-            "# Markup\n\nThe markup sanitizer keeps <img src=x onerror=alert(1)> and "
-            "<script>alert(2)</script> as text in markup sanitizer pages. Nothing else.\n"
+            "# Markup\n\nThe markup sanitizer keeps <img src=x onerror=alert(1)>, "
+            "<script>alert(2)</script> and rollback --to <release-id> as text in markup "
+            "sanitizer pages. Nothing else.\n"
         ),
     )
     url = embed(host_site, live_asgi, widget_key)
@@ -198,6 +201,7 @@ def test_html_in_a_cited_source_never_runs_in_the_page(
                 handlers: root.querySelectorAll('[onerror], [onload], [onclick]').length,
                 scripts: root.querySelectorAll('script').length + document.scripts.length,
                 images: root.querySelectorAll('[data-part=answer] img').length,
+                text: root.querySelector('[data-part=answer]').textContent,
                 refs: [...root.querySelectorAll('[data-part=references] a')].map(a => a.textContent),
               }};
             }}"""
@@ -209,7 +213,9 @@ def test_html_in_a_cited_source_never_runs_in_the_page(
     assert tab.dialogs == []
     assert seen["handlers"] == 0
     assert seen["scripts"] == 1  # the host page's widget tag, nothing injected
-    assert seen["images"] >= 1  # the payload's <img> stays, without its handler
+    assert seen["images"] == 0
+    assert "--to <release-id>" in seen["text"], seen["text"]
+    assert "<img src=x onerror=alert(1)>" in seen["text"]
     assert any("onerror=alert(3)" in ref for ref in seen["refs"])  # a title is only ever text
 
 

@@ -69,3 +69,10 @@ def test_services_own_the_changes(operator):
     response = operator.post(f"/admin/gurus/guru/{guru.pk}/delete/", {"post": "yes"})
     assert response.status_code == 403
     assert operator.get("/admin/core/platformsettings/add/").status_code == 200  # one row
+
+
+def test_view_site_leads_to_the_ui_and_plurals_read_as_english(operator, settings):
+    # The admin is on the API's origin; "View site" must leave it for the UI (SITE_URL).
+    page = operator.get("/admin/").content.decode()
+    assert f'href="{settings.SITE_URL}"' in page
+    assert "Embedding cache entries" in page and "entrys" not in page.lower()

@@ -45,6 +45,27 @@ def test_the_guru_as_the_widget_draws_it(live_asgi, python_guru, widget_headers)
     assert examples["example_questions"][0] == Question.objects.get().question
 
 
+def test_a_guru_without_an_icon_gets_its_initial_on_its_colour(
+    live_asgi, python_guru, widget_headers
+):
+    # Gurubase's widget draws icon_url as an <img>: an empty one would be a broken image.
+    python_guru.base_color = "#0a7d4f"
+    python_guru.save()
+    # The server's first answer (imports, connections) is slow on a busy machine.
+    guru = httpx.get(f"{live_asgi}/api/widget/guru/", headers=widget_headers, timeout=60)
+    body = guru.json()
+    assert body["icon_url"].startswith(f"{live_asgi}/api/gurus/python/icon.svg?v=")
+    icon = httpx.get(body["icon_url"], headers={"Origin": SITE})
+    assert icon.status_code == 200
+    assert icon.headers["content-type"] == "image/svg+xml"
+    assert icon.headers["cross-origin-resource-policy"] == "cross-origin"
+    assert 'fill="#0a7d4f"' in icon.text and ">P</text>" in icon.text
+    # A colour that is not one never reaches the markup.
+    python_guru.base_color = '"><script>'
+    python_guru.save()
+    assert "<script>" not in httpx.get(body["icon_url"]).text
+
+
 def test_the_answer_streams_as_markdown_then_reads_back_as_json(
     live_asgi, python_guru, llm_server, widget_headers
 ):

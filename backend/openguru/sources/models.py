@@ -90,6 +90,7 @@ class EmbeddingCacheEntry(models.Model):
     vector = models.BinaryField()  # float32 little-endian
 
     class Meta:
+        verbose_name_plural = "embedding cache entries"
         constraints = [
             models.UniqueConstraint(
                 fields=["model", "text_hash"], name="unique_embedding_per_model"

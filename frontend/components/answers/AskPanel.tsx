@@ -1,6 +1,15 @@
 "use client";
 
-import { useCallback, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useRouter } from "next/navigation";
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+} from "react";
 
 import { useAnswerStream } from "@/lib/answers/hooks";
 
@@ -16,7 +25,9 @@ interface AskPanelProps {
 
 /** The guru page's ask box: the answer streams in below it. */
 export function AskPanel({ guruSlug, guruName, examples }: AskPanelProps) {
-  const { state, ask, stop, retry } = useAnswerStream();
+  const router = useRouter();
+  // The page's lists (recent questions) come from the server: fetched again once an answer is in.
+  const { state, ask, stop, retry } = useAnswerStream(router.refresh);
   const [question, setQuestion] = useState("");
   const inputId = useId();
   const answerRef = useRef<HTMLDivElement>(null);
@@ -27,10 +38,16 @@ export function AskPanel({ guruSlug, guruName, examples }: AskPanelProps) {
       if (!trimmed) return;
       setQuestion(trimmed);
       void ask({ guruSlug, question: trimmed });
-      answerRef.current?.scrollIntoView({ block: "nearest" });
     },
     [ask, guruSlug],
   );
+
+  // Once the answer's card is on the page, bring it into view (on a phone it starts below the
+  // fold). Once per question: the stream's later renders must not pull the page back.
+  const streamingQuestion = state.status === "streaming" ? state.question : "";
+  useEffect(() => {
+    if (streamingQuestion) answerRef.current?.scrollIntoView({ block: "start" });
+  }, [streamingQuestion]);
 
   function submit(event: FormEvent) {
     event.preventDefault();

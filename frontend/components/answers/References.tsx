@@ -10,6 +10,9 @@ const ICONS: Record<string, { symbol: string; label: string }> = {
   youtube: { symbol: "VIDEO", label: "Video" },
   github: { symbol: "CODE", label: "GitHub repository" },
   text: { symbol: "TEXT", label: "Text" },
+  faq: { symbol: "FAQ", label: "FAQ" },
+  website: { symbol: "WEB", label: "Web page" },
+  github_repo: { symbol: "CODE", label: "GitHub repository" },
 };
 
 export function sourceKind(type: string): { symbol: string; label: string } {

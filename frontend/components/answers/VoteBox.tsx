@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 
 import { AskFailure, sendVote, type VoteType } from "@/lib/answers/client";
+import { rememberVote, useRememberedVote, voteKey } from "@/lib/answers/votes";
 
 import styles from "./answers.module.css";
 
@@ -14,7 +15,8 @@ interface VoteBoxProps {
 
 /** Up or down, then optional feedback in words; Django records and counts it. */
 export function VoteBox({ guruSlug, questionSlug, bingeId }: VoteBoxProps) {
-  const [vote, setVote] = useState<VoteType | null>(null);
+  const key = voteKey(guruSlug, questionSlug, bingeId);
+  const vote = useRememberedVote(key);
   const [feedback, setFeedback] = useState("");
   const [status, setStatus] = useState<"" | "sending" | "sent" | "error">("");
   const [message, setMessage] = useState("");
@@ -37,7 +39,7 @@ export function VoteBox({ guruSlug, questionSlug, bingeId }: VoteBoxProps) {
   }
 
   function choose(type: VoteType) {
-    setVote(type);
+    rememberVote(key, type);
     void submit(type);
   }
 

@@ -1,6 +1,7 @@
+import type { SourceTotals } from "@/lib/api/types";
 import { isRecord, stringOr } from "@/lib/json";
 
-/** A source an answer cites; `icon` is the source's kind (web, pdf, youtube, github, text). */
+/** A source an answer cites; `icon` is the source's kind (web, pdf, youtube, github, text, faq). */
 export interface Reference {
   title: string;
   link: string;
@@ -20,7 +21,7 @@ export interface GuruOverview {
   example_questions: string[];
   recent: QuestionSummary[];
   popular: QuestionSummary[];
-  sources: { total: number; by_type: { type: string; count: number }[] };
+  sources: SourceTotals;
 }
 
 /** An answer's claims checked against its sources after it was saved (null: not checked). */
@@ -109,6 +110,10 @@ export function parseOverview(value: unknown): GuruOverview | null {
     sources: {
       total: num(sources.total),
       by_type: byType.map((t) => ({ type: stringOr(t.type, "other"), count: num(t.count) })),
+      titles: (Array.isArray(sources.titles) ? sources.titles.filter(isRecord) : []).map((t) => ({
+        title: stringOr(t.title, ""),
+        type: stringOr(t.type, ""),
+      })),
     },
   };
 }

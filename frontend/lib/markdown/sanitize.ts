@@ -1,7 +1,8 @@
 /**
  * The browser's path from markdown to markup: the escaping renderer, then DOMPurify over its
  * output, so a renderer bug still cannot put a script or an event handler on the page. Only
- * call it in the browser (DOMPurify without a DOM returns its input unchanged).
+ * call it in the browser (DOMPurify without a DOM returns its input unchanged). The site and the
+ * embeddable widget both use it, so an answer reads the same in either.
  */
 import DOMPurify from "dompurify";
 
@@ -30,4 +31,9 @@ const OPTIONS = {
 export function sanitizedMarkdown(markdown: string): string {
   if (typeof window === "undefined") return "";
   return purifier().sanitize(renderMarkdown(markdown), OPTIONS);
+}
+
+/** The same, as nodes to append (the widget builds its DOM by hand). */
+export function sanitizedMarkdownFragment(markdown: string): DocumentFragment {
+  return purifier().sanitize(renderMarkdown(markdown), { ...OPTIONS, RETURN_DOM_FRAGMENT: true });
 }

@@ -41,7 +41,32 @@ export function readOnlyFacts(settings: PlatformSettings): [string, string][] {
   return facts;
 }
 
+/** Names a field's words would get wrong ("Llm provider"). */
+const LABELS: Record<string, string> = {
+  "llm provider": "LLM provider",
+  "llm model": "LLM model",
+  "vector_store provider": "Vector store provider",
+  widget_answer_max_length: "Widget answer length (characters)",
+  answer_cache_enabled: "Reuse saved answers to similar questions",
+};
+
+/** What each threshold does, under its field (each is between 0 and 1). */
+export const HELP: Record<string, string> = {
+  rerank_threshold: "A reranker score (0 to 1); answers do not read it yet.",
+  trust_score_threshold:
+    "Sources less relevant than this are dropped; with none left, the guru declines to answer (0 to 1).",
+  trust_score_margin:
+    "Sources further than this below the best one are dropped, so weak ones do not dilute it (0 to 1).",
+  similar_question_threshold:
+    "How close a new question must be to a saved one for its answer to be reused (0 to 1; 1 means identical).",
+  low_trust_threshold: "Analytics count answers whose trust score is below this as weak (0 to 1).",
+  widget_answer_max_length:
+    "A length in characters for widget answers; answers do not read it yet.",
+};
+
 export function labelFor(field: string): string {
+  const known = LABELS[field];
+  if (known) return known;
   const text = field.replaceAll("_", " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

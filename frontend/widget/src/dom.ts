@@ -56,6 +56,7 @@ const REFERENCE_ICONS: Record<string, string> = {
   web: ICONS.web,
   pdf: ICONS.doc,
   text: ICONS.doc,
+  faq: ICONS.doc,
   youtube: ICONS.play,
   github: ICONS.code,
 };

@@ -105,7 +105,7 @@ _ICONS = {
     "youtube": "youtube",
     "github_repo": "github",
     "text": "text",
-    "faq": "text",
+    "faq": "faq",
     # Other uploaded files: the channels draw a document for "text" (no icon of their own).
     **dict.fromkeys(("docx", "pptx", "xlsx", "csv", "html", "markdown", "epub"), "text"),
 }

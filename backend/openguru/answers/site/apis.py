@@ -77,9 +77,17 @@ class SourceCountSerializer(serializers.Serializer):
     count = serializers.IntegerField()
 
 
+class SourceTitleSerializer(serializers.Serializer):
+    title = serializers.CharField(help_text="The source's title, else its address.")
+    type = serializers.CharField(help_text="website, pdf, youtube, github_repo, text or faq.")
+
+
 class SourceTotalsSerializer(serializers.Serializer):
     total = serializers.IntegerField()
     by_type = SourceCountSerializer(many=True)
+    titles = SourceTitleSerializer(
+        many=True, help_text="Up to 20 indexed public sources, by title: what the guru knows."
+    )
 
 
 _SITE_QUESTION = {
@@ -113,7 +121,11 @@ class GuruOverviewApi(PublicApi):
                     "example_questions": ["What is a virtual environment?"],
                     "recent": [_SITE_QUESTION],
                     "popular": [_SITE_QUESTION],
-                    "sources": {"total": 3, "by_type": [{"type": "web", "count": 3}]},
+                    "sources": {
+                        "total": 3,
+                        "by_type": [{"type": "web", "count": 3}],
+                        "titles": [{"title": "Virtual environments", "type": "website"}],
+                    },
                 },
                 response_only=True,
             )

@@ -24,6 +24,7 @@ MAX_EXAMPLES = 6
 FRONT_PAGE_QUESTIONS = 10
 SITEMAP_LIMIT = 50_000
 EXAMPLES_TTL = 300  # seconds: new sources and answers show up soon enough
+LISTED_SOURCES = 20  # titles on a guru's front page
 HEADING_SOURCES = 6  # sources whose chunks are read for headings
 CHUNKS_PER_SOURCE = 8
 
@@ -68,7 +69,14 @@ def sources_by_type(*, guru: Guru) -> dict[str, Any]:
         .order_by("-count", "type")
     )
     by_type = [{"type": row["type"], "count": row["count"]} for row in rows]
-    return {"total": sum(row["count"] for row in by_type), "by_type": by_type}
+    indexed = DataSource.objects.filter(
+        guru=guru, private=False, status=DataSource.Status.SUCCESS
+    ).order_by("title", "url")
+    titles = [
+        {"title": title or url, "type": type_}
+        for title, url, type_ in indexed.values_list("title", "url", "type")[:LISTED_SOURCES]
+    ]
+    return {"total": sum(row["count"] for row in by_type), "by_type": by_type, "titles": titles}
 
 
 def example_questions(*, guru: Guru) -> list[str]:
@@ -189,11 +197,13 @@ def _public(question: Question) -> Question:
 
 
 def question_children(*, question: Question) -> list[dict[str, str]]:
-    """Questions asked on top of this one, in or outside follow-up sessions, oldest first."""
+    """Questions asked on top of this one, in or outside follow-up sessions, oldest first. The
+    same follow-up asked in two sessions is one question to a reader: listed once, the oldest."""
     children = Question.objects.filter(parent=question).order_by("created_at")
-    return [
-        {"slug": slug, "question": text} for slug, text in children.values_list("slug", "question")
-    ]
+    first_by_slug: dict[str, str] = {}
+    for slug, text in children.values_list("slug", "question"):
+        first_by_slug.setdefault(slug, text)
+    return [{"slug": slug, "question": text} for slug, text in first_by_slug.items()]
 
 
 def question_page_extras(*, question: Question) -> dict[str, Any]:

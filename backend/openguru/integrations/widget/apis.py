@@ -17,6 +17,7 @@ from openguru.answers.site.follow_ups import question_follow_ups
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
 from openguru.core.ratelimit import client_fingerprint, client_ip
+from openguru.gurus.default_icon import guru_icon_url
 from openguru.gurus.models import Guru
 from openguru.integrations.widget.auth import WidgetApi
 from openguru.integrations.widget.selectors import widget_example_questions
@@ -49,7 +50,9 @@ class WidgetGuruApi(WidgetApi):
             base_color = serializers.CharField()
 
         colors = ColorsSerializer()
-        icon_url = serializers.CharField(help_text="Empty when the guru has none.")
+        icon_url = serializers.CharField(
+            help_text="The guru's icon; without one, its default icon (initial and colour, SVG)."
+        )
         name = serializers.CharField()
         slug = serializers.SlugField()
         example_questions = serializers.ListField(child=serializers.CharField())
@@ -64,7 +67,7 @@ class WidgetGuruApi(WidgetApi):
                 "guru",
                 value={
                     "colors": {"base_color": "#1f6feb"},
-                    "icon_url": "",
+                    "icon_url": "https://openguru.example.com/api/gurus/python/icon.svg?v=1a2b3c4d",
                     "name": "Python",
                     "slug": "python",
                     "example_questions": ["How do I create a virtual environment?"],
@@ -78,7 +81,7 @@ class WidgetGuruApi(WidgetApi):
         return Response(
             {
                 "colors": {"base_color": guru.base_color},
-                "icon_url": guru.icon_url,
+                "icon_url": guru_icon_url(guru=guru, request=request),
                 "name": guru.name,
                 "slug": guru.slug,
                 "example_questions": widget_example_questions(guru=guru),

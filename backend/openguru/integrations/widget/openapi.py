@@ -31,7 +31,9 @@ class WidgetIdScheme(OpenApiAuthenticationExtension):
 class WidgetReferenceSerializer(serializers.Serializer):
     question = serializers.CharField(help_text="The page's title (Gurubase's widget name).")
     link = serializers.CharField(help_text="Empty for private or pasted sources.")
-    icon = serializers.CharField(help_text="The source's kind: web, pdf, youtube, github, text.")
+    icon = serializers.CharField(
+        help_text="The source's kind: web, pdf, youtube, github, text, faq."
+    )
 
 
 class WidgetAnswerSerializer(serializers.Serializer):

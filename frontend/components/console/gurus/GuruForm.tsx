@@ -68,8 +68,11 @@ export function GuruForm({ initial, slug, instructionHidden, calibrated }: GuruF
       setBaseline(stored);
       await mutate(GURUS_PATH);
       await mutate(`${guruPath(saved.slug)}/`);
-      if (creating) router.push(`/console/gurus/${saved.slug}/sources`);
-      else setStatus({ tone: "info", text: "Saved." });
+      if (creating) {
+        // The form is long: the new guru's page opens at its top, title first.
+        window.scrollTo({ top: 0 });
+        router.push(`/console/gurus/${saved.slug}/sources`, { scroll: false });
+      } else setStatus({ tone: "info", text: "Saved." });
     } catch (failure) {
       setStatus({ tone: "error", text: describeError(failure) });
     } finally {

@@ -41,7 +41,7 @@ export function GuruList() {
               {gurus.map((guru) => (
                 <tr key={guru.slug} data-guru={guru.slug}>
                   <td>
-                    <Link href={`/console/gurus/${guru.slug}`}>
+                    <Link href={`/console/gurus/${guru.slug}`} className={table.withIcon}>
                       <GuruAvatar guru={guru} /> {guru.name}
                     </Link>
                   </td>

@@ -11,6 +11,7 @@ import { useAction } from "@/lib/console/useAction";
 import { saveSettings } from "@/lib/settings/api";
 import {
   editableFields,
+  HELP,
   labelFor,
   type PlatformSettings,
   type SettingValue,
@@ -57,7 +58,7 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
             {labelFor(name)}
           </Checkbox>
         ) : (
-          <Field key={name} label={labelFor(name)}>
+          <Field key={name} label={labelFor(name)} hint={HELP[name]}>
             {(c) => (
               <input
                 {...c}

@@ -7,8 +7,13 @@ import styles from "../ui/layout.module.css";
 import { SignOutButton } from "./SignOutButton";
 
 const LINKS = [
-  { href: "/console", label: "Gurus", exact: false, skip: ["/console/keys", "/console/settings"] },
-  { href: "/console/keys", label: "API keys", exact: true, skip: [] },
+  {
+    href: "/console",
+    label: "Gurus",
+    exact: false,
+    skip: ["/console/api-keys", "/console/settings"],
+  },
+  { href: "/console/api-keys", label: "API keys", exact: true, skip: [] },
   { href: "/console/settings", label: "Settings", exact: true, skip: [] },
 ];
 

@@ -30,8 +30,8 @@ export function SourceRow({ source, selected, onSelect }: SourceRowProps) {
           onChange={(event) => onSelect(event.target.checked)}
         />
       </td>
-      <td>{SOURCE_TYPE_LABELS[source.type]}</td>
-      <td className={table.break}>
+      <td data-label="Type">{SOURCE_TYPE_LABELS[source.type]}</td>
+      <td className={table.break} data-label="Source">
         {isWebAddress(source.url) ? (
           <a href={source.url} target="_blank" rel="noopener noreferrer">
             {name}
@@ -46,13 +46,13 @@ export function SourceRow({ source, selected, onSelect }: SourceRowProps) {
           </>
         ) : null}
       </td>
-      <td>
+      <td data-label="Status">
         <SourceStatus source={source} name={name} />
       </td>
-      <td className={table.number} data-part="chunk-count">
+      <td className={table.number} data-part="chunk-count" data-label="Chunks">
         {source.chunk_count}
       </td>
-      <td>
+      <td data-label="Last indexed">
         {source.last_indexed_at ? new Date(source.last_indexed_at).toLocaleString() : "never"}
       </td>
     </tr>

@@ -1,4 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/Badge";
+import { progressCounts } from "@/lib/sources/progress";
 import type { Source, SourceStatus as Status } from "@/lib/sources/types";
 
 import styles from "./sources.module.css";
@@ -20,24 +21,12 @@ function fraction(source: Source): number | null {
   return Math.min(done / found, 1);
 }
 
-function counts(source: Source): string {
-  const p = source.status === "SUCCESS" ? source.last_result : source.progress;
-  const parts: string[] = [];
-  if (p.pages_discovered) {
-    parts.push(`${p.pages_fetched ?? 0} of ${p.pages_discovered} pages fetched`);
-  }
-  if (p.chunks_embedded || p.chunks_new) {
-    parts.push(`${p.chunks_embedded ?? 0} chunks embedded`);
-  }
-  return parts.join(" · ");
-}
-
 /** The status badge, the live progress bar while indexing, and the reason of a failure. */
 export function SourceStatus({ source, name }: { source: Source; name: string }) {
   const look = LOOK[source.status];
   const value = fraction(source);
   const running = source.status === "PROCESSING" || source.status === "NOT_PROCESSED";
-  const detail = counts(source);
+  const detail = progressCounts(source);
   return (
     <div className={styles.progress}>
       <span>

@@ -38,7 +38,11 @@ export function SourcesTable({ slug, sources, onChanged }: SourcesTableProps) {
     <>
       <BulkActions slug={slug} selected={selected} onDone={done} />
       <div className={table.wrap}>
-        <table className={table.table} aria-label="Sources" data-part="sources">
+        <table
+          className={`${table.table} ${table.stacked}`}
+          aria-label="Sources"
+          data-part="sources"
+        >
           <thead>
             <tr>
               <th scope="col">

@@ -12,7 +12,7 @@ export interface Upload {
 const WORDS: Record<Upload["state"], string> = {
   waiting: "waiting",
   uploading: "uploading",
-  done: "uploaded, indexing next",
+  done: "uploaded",
   failed: "failed",
 };
 
