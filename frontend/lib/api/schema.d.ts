@@ -43,6 +43,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: changes and sign-ins, newest first */
+        get: operations["audit_event_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log as CSV (streamed), with the list's filters */
+        get: operations["audit_event_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login/": {
         parameters: {
             query?: never;
@@ -77,6 +111,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your password (signed in; this session stays signed in) */
+        post: operations["password_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail a password-reset link (the same answer whether the address is known) */
+        post: operations["password_reset_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/reset/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the uid and token of a reset link (CSRF checked) */
+        post: operations["password_reset_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/session/": {
         parameters: {
             query?: never;
@@ -105,8 +190,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Gurus (inactive ones too, for admins)
-         * @description Admins also read each guru's settings (the fields of GuruAdminOutput).
+         * Gurus (inactive ones too, for those who manage them)
+         * @description Who manages a guru also reads its settings (the fields of GuruAdminOutput).
          */
         get: operations["guru_list"];
         put?: never;
@@ -127,7 +212,7 @@ export interface paths {
         };
         /**
          * A guru
-         * @description Admins also read its settings (the fields of GuruAdminOutput).
+         * @description Who manages it also reads its settings (the fields of GuruAdminOutput).
          */
         get: operations["guru_get"];
         put?: never;
@@ -365,13 +450,13 @@ export interface paths {
         };
         /**
          * A guru's uploaded icon
-         * @description The guru's uploaded icon: anyone may fetch it, admins replace it.
+         * @description The guru's uploaded icon: anyone may fetch it, who manages the guru replaces it.
          */
         get: operations["guru_icon_get"];
         put?: never;
         /**
          * Upload a guru's icon (its icon_url then points here)
-         * @description The guru's uploaded icon: anyone may fetch it, admins replace it.
+         * @description The guru's uploaded icon: anyone may fetch it, who manages the guru replaces it.
          */
         post: operations["guru_icon_upload"];
         delete?: never;
@@ -717,6 +802,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations not yet accepted, revoked or expired */
+        get: operations["invitation_list"];
+        put?: never;
+        /** Invite a person by e-mail (a one-time link that expires) */
+        post: operations["invitation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: choose a password (CSRF checked)
+         * @description The password must pass the server's password validators.
+         */
+        post: operations["invitation_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/lookup/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What an invitation link offers (before choosing a password) */
+        post: operations["invitation_lookup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{invitation_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation (its link stops working) */
+        delete: operations["invitation_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/members/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everyone with an account, their role and gurus */
+        get: operations["member_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/members/{user_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a person's role, or deactivate them */
+        patch: operations["member_update"];
+        trace?: never;
+    };
+    "/api/members/{user_id}/gurus/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant a guru to a person (a maintainer manages it, a member reads it) */
+        post: operations["member_guru_grant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/members/{user_id}/gurus/{guru_slug}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a guru away from a person */
+        delete: operations["member_guru_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/": {
         parameters: {
             query?: never;
@@ -935,7 +1160,7 @@ export interface paths {
         put?: never;
         /**
          * Add data sources (indexed in the background)
-         * @description JSON lists of URLs and texts, or PDFs as multipart `pdf_files`. Each item is added or refused on its own; PDFs are checked first and refused all together. Needs a staff user's key.
+         * @description JSON lists of URLs and texts, or files as multipart `pdf_files` or `files` (PDF, DOCX, PPTX, XLSX, CSV, HTML, Markdown, EPUB). Each item is added or refused on its own; files are checked first and refused all together. Needs a staff user's key.
          */
         post: operations["v1_data_sources_add"];
         /**
@@ -1329,6 +1554,32 @@ export interface components {
          * @enum {string}
          */
         AssistantRoleEnum: "assistant";
+        AuditEventOutput: {
+            action: string;
+            actor?: string;
+            /** Format: int64 */
+            actor_id?: number | null;
+            after?: unknown;
+            api_key_prefix?: string;
+            before?: unknown;
+            client_ip?: string;
+            /** Format: date-time */
+            readonly created_at: string;
+            guru_slug?: string;
+            readonly id: number;
+            target?: string;
+            target_id?: string;
+            target_type?: string;
+        };
+        AuditEventPage: {
+            /** @description Items on all pages. */
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["AuditEventOutput"][];
+        };
         AuthSessionOutput: {
             authenticated: boolean;
             user: components["schemas"]["UserOutput"] | null;
@@ -1472,6 +1723,7 @@ export interface components {
              *     * `invalid_credentials` - invalid_credentials
              *     * `not_staff` - not_staff
              *     * `api_key_limit` - api_key_limit
+             *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
              *     * `no_answer` - no_answer
              *     * `overloaded` - overloaded
@@ -1545,6 +1797,7 @@ export interface components {
          *     * `invalid_credentials` - invalid_credentials
          *     * `not_staff` - not_staff
          *     * `api_key_limit` - api_key_limit
+         *     * `link_invalid` - link_invalid
          *     * `rate_limited` - rate_limited
          *     * `no_answer` - no_answer
          *     * `overloaded` - overloaded
@@ -1562,7 +1815,7 @@ export interface components {
          *     * `internal_error` - internal_error
          * @enum {string}
          */
-        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "api_key_limit" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
+        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
         /**
          * @description * `single` - Single
          *     * `crawl` - Crawl
@@ -1635,8 +1888,10 @@ export interface components {
             youtube_urls?: string[];
         };
         DataSourcesUploadRequest: {
-            /** @description PDFs. */
-            pdf_files: string[];
+            /** @description PDF, DOCX, PPTX, XLSX, CSV, HTML, Markdown or EPUB files; the type follows the extension. */
+            files?: string[];
+            /** @description PDFs (Gurubase's name). */
+            pdf_files?: string[];
         };
         DayCounts: {
             api: number;
@@ -1672,6 +1927,7 @@ export interface components {
              *     * `invalid_credentials` - invalid_credentials
              *     * `not_staff` - not_staff
              *     * `api_key_limit` - api_key_limit
+             *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
              *     * `no_answer` - no_answer
              *     * `overloaded` - overloaded
@@ -1990,10 +2246,97 @@ export interface components {
          * @enum {string}
          */
         IntervalEnum: "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m";
+        InvitationAccept: {
+            /** @description Sign in with it and the password chosen. */
+            username: string;
+        };
+        InvitationAcceptRequest: {
+            password: string;
+            token: string;
+        };
+        InvitationCreatedOutput: {
+            /** Format: date-time */
+            readonly created_at: string;
+            /** Format: email */
+            email: string;
+            email_sent: boolean;
+            /** Format: date-time */
+            expires_at: string;
+            readonly gurus: string[];
+            readonly id: number;
+            /** @default  */
+            readonly invited_by: string;
+            role: components["schemas"]["MemberRoleEnum"];
+            /**
+             * Format: uri
+             * @description The one-time link, also e-mailed: hand it over yourself if the mail failed.
+             */
+            url: string;
+        };
+        InvitationListRequest: {
+            /** Format: email */
+            email: string;
+            gurus?: string[];
+            role: components["schemas"]["MemberRoleEnum"];
+        };
+        InvitationLookup: {
+            /**
+             * Format: email
+             * @description The username the person will sign in with.
+             */
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            role: components["schemas"]["MemberRoleEnum"];
+        };
+        InvitationOutput: {
+            /** Format: date-time */
+            readonly created_at: string;
+            /** Format: email */
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            readonly gurus: string[];
+            readonly id: number;
+            /** @default  */
+            readonly invited_by: string;
+            role: components["schemas"]["MemberRoleEnum"];
+        };
         LoginRequest: {
             password: string;
             username: string;
         };
+        MemberGuruListRequest: {
+            /** @description The guru's slug. */
+            guru: string;
+        };
+        MemberOutput: {
+            active: boolean;
+            /** Format: date-time */
+            date_joined: string;
+            email: string;
+            /** @description Managed (maintainer) or readable (member). */
+            gurus: string[];
+            id: number;
+            /** Format: date-time */
+            last_login: string | null;
+            /**
+             * @description "": no role (may not sign in).
+             *
+             *     * `admin` - Admin
+             *     * `maintainer` - Maintainer
+             *     * `member` - Member
+             */
+            role: components["schemas"]["MemberRoleEnum"] | components["schemas"]["BlankEnum"];
+            username: string;
+        };
+        /**
+         * @description * `admin` - Admin
+         *     * `maintainer` - Maintainer
+         *     * `member` - Member
+         * @enum {string}
+         */
+        MemberRoleEnum: "admin" | "maintainer" | "member";
         Message: {
             msg: string;
         };
@@ -2018,6 +2361,19 @@ export interface components {
             score: number;
             text: string;
             title: string;
+        };
+        PasswordChangeRequest: {
+            new_password: string;
+            old_password: string;
+        };
+        PasswordResetConfirmRequest: {
+            new_password: string;
+            token: string;
+            uid: string;
+        };
+        PasswordResetRequest: {
+            /** Format: email */
+            email: string;
         };
         /** @description The gate and answer settings a maintainer may set on a guru (create and change). */
         PatchedGuruDetailUpdateRequest: {
@@ -2057,6 +2413,11 @@ export interface components {
             /** @description Slack only (its app's Basic Information page): stored encrypted. */
             signing_secret?: string;
             workspace_name?: string;
+        };
+        PatchedMemberDetailRequest: {
+            /** @description false: may no longer sign in; their API keys stop working. */
+            active?: boolean;
+            role?: components["schemas"]["MemberRoleEnum"];
         };
         PatchedSettingsRequest: {
             answer_cache_enabled?: boolean;
@@ -2392,9 +2753,19 @@ export interface components {
          *     * `github_repo` - Github Repo
          *     * `text` - Text
          *     * `faq` - Faq
+         *     * `docx` - Docx
+         *     * `pptx` - Pptx
+         *     * `xlsx` - Xlsx
+         *     * `csv` - Csv
+         *     * `html` - Html
+         *     * `markdown` - Markdown
+         *     * `epub` - Epub
          * @enum {string}
          */
-        SourceTypeEnum: "website" | "pdf" | "youtube" | "github_repo" | "text" | "faq";
+        SourceTypeEnum: "website" | "pdf" | "youtube" | "github_repo" | "text" | "faq" | "docx" | "pptx" | "xlsx" | "csv" | "html" | "markdown" | "epub";
+        TokenInputRequest: {
+            token: string;
+        };
         Totals: {
             downvotes: number;
             /** @description Answered below the low-trust setting. */
@@ -2424,15 +2795,22 @@ export interface components {
             username: string;
         };
         /**
-         * @description * `FAQ` - FAQ
+         * @description * `CSV` - CSV
+         *     * `DOCX` - DOCX
+         *     * `EPUB` - EPUB
+         *     * `FAQ` - FAQ
          *     * `GITHUB_REPO` - GITHUB_REPO
+         *     * `HTML` - HTML
+         *     * `MARKDOWN` - MARKDOWN
          *     * `PDF` - PDF
+         *     * `PPTX` - PPTX
          *     * `TEXT` - TEXT
          *     * `WEBSITE` - WEBSITE
+         *     * `XLSX` - XLSX
          *     * `YOUTUBE` - YOUTUBE
          * @enum {string}
          */
-        V1SourceTypeEnum: "FAQ" | "GITHUB_REPO" | "PDF" | "TEXT" | "WEBSITE" | "YOUTUBE";
+        V1SourceTypeEnum: "CSV" | "DOCX" | "EPUB" | "FAQ" | "GITHUB_REPO" | "HTML" | "MARKDOWN" | "PDF" | "PPTX" | "TEXT" | "WEBSITE" | "XLSX" | "YOUTUBE";
         /**
          * @description * `upvote` - upvote
          *     * `downvote` - downvote
@@ -2697,6 +3075,125 @@ export interface operations {
             };
         };
     };
+    audit_event_list: {
+        parameters: {
+            query?: {
+                /** @description An action, or its start: 'guru' finds guru.*. */
+                action?: string;
+                /** @description Who acted: a username, or 'admin token'. */
+                actor?: string;
+                /** @description A guru's slug. */
+                guru?: string;
+                /** @description From 1; past the last page is a 404. */
+                page?: number;
+                /** @description 50 unless given; at most 500. */
+                page_size?: number;
+                /** @description ISO 8601 date-time, inclusive. */
+                since?: string;
+                /** @description ISO 8601 date-time, exclusive. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    audit_event_export: {
+        parameters: {
+            query?: {
+                /** @description An action, or its start: 'guru' finds guru.*. */
+                action?: string;
+                /** @description Who acted: a username, or 'admin token'. */
+                actor?: string;
+                /** @description A guru's slug. */
+                guru?: string;
+                /** @description ISO 8601 date-time, inclusive. */
+                since?: string;
+                /** @description ISO 8601 date-time, exclusive. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     auth_login: {
         parameters: {
             query?: never;
@@ -2764,6 +3261,150 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    password_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChangeRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordChangeRequest"];
+                "multipart/form-data": components["schemas"]["PasswordChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    password_reset_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordResetRequest"];
+                "multipart/form-data": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    password_reset_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirmRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordResetConfirmRequest"];
+                "multipart/form-data": components["schemas"]["PasswordResetConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description These credentials may not do this. */
             403: {
@@ -5039,6 +5680,457 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    invitation_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationOutput"][];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    invitation_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationListRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["InvitationListRequest"];
+                "multipart/form-data": components["schemas"]["InvitationListRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreatedOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description It exists already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    invitation_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationAcceptRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["InvitationAcceptRequest"];
+                "multipart/form-data": components["schemas"]["InvitationAcceptRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAccept"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description It exists already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    invitation_lookup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TokenInputRequest"];
+                "multipart/form-data": components["schemas"]["TokenInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationLookup"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    invitation_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    member_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOutput"][];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    member_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedMemberDetailRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedMemberDetailRequest"];
+                "multipart/form-data": components["schemas"]["PatchedMemberDetailRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    member_guru_grant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberGuruListRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MemberGuruListRequest"];
+                "multipart/form-data": components["schemas"]["MemberGuruListRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    member_guru_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guru_slug: string;
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
