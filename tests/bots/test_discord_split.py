@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from openguru.integrations.bots.discord_format import split_message
+from openguru.answers.channels.discord import split_message
 from openguru.integrations.models import Integration
 
 from tests.bots.discord_models import HELP, QUESTION, Gateway, client_session

@@ -1,13 +1,9 @@
 """What the bots write: markdown to Slack mrkdwn, mentions stripped, edits throttled, the
 answer's footer."""
 
-from openguru.integrations.bots.mrkdwn import markdown_to_mrkdwn
-from openguru.integrations.bots.replies import (
-    BotReply,
-    EditThrottle,
-    question_text,
-    reply_markdown,
-)
+from openguru.answers.channels.bots import BotReply, EditThrottle, reply_markdown
+from openguru.answers.channels.slack import markdown_to_mrkdwn
+from openguru.integrations.bots.replies import question_text
 
 
 def test_markdown_becomes_mrkdwn():

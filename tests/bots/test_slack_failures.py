@@ -3,8 +3,8 @@
 losing it; an event whose task never reached the broker is sent by beat's sweep (the broker
 outage itself: tests/reliability/test_slack_broker_outage.py)."""
 
+from openguru.answers.channels.bots import FAILED
 from openguru.answers.models import Question
-from openguru.integrations.bots.replies import FAILED
 from openguru.integrations.bots.services import slack_event_take
 from openguru.integrations.models import Integration, SlackEvent, Thread
 from openguru.integrations.tasks import slack_events_send_unsent

@@ -1,11 +1,7 @@
 """What a bot reads in a message: the question, without the mentions that addressed the bot.
-What it writes back is the bots' encoder's (`answers/channels/bots.py`), named here too."""
+What it writes back is the bots' encoder's (`answers/channels/bots.py`)."""
 
 import re
-
-from openguru.answers.channels.bots import FAILED, THINKING, BotReply, EditThrottle, reply_markdown
-
-__all__ = ["FAILED", "THINKING", "BotReply", "EditThrottle", "question_text", "reply_markdown"]
 
 # Slack `<@U123>`, Discord `<@123>` / `<@!123>`: the mention that addressed the bot.
 _MENTION = re.compile(r"<@!?[\w]+>")

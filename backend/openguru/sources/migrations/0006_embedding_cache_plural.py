@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sources', '0004_source_crashed_runs'),
+        ('sources', '0005_file_source_types'),
     ]
 
     operations = [
