@@ -169,7 +169,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["openguru.accounts.access.GuruRolePermission"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "openguru.core.json_body.BoundedJSONParser",
         "rest_framework.parsers.MultiPartParser",
         "rest_framework.parsers.FormParser",
     ],
