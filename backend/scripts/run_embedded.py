@@ -233,8 +233,10 @@ def main() -> int:
             )
         supervisor.spawn(
             "api",
+            # --no-proxy-headers: uvicorn would otherwise take a loopback client's own
+            # X-Forwarded-For for its address (openguru/core/client_address.py decides).
             [str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(args.api_port), "--log-level", "warning"],
+             "--port", str(args.api_port), "--log-level", "warning", "--no-proxy-headers"],
             cwd=BACKEND,
             env=env,
         )  # fmt: skip
