@@ -23,19 +23,21 @@ _MIN_SECRET_LENGTH = 50  # what Django's deploy check asks for (security.W009)
 PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 
-# The site's public URL, the UI's (e.g. https://guru.example.com): the origin the console posts
-# from, so a trusted CSRF origin, and what the UI's canonical links name. `make run` sets it
-# from UI_PORT.
-SITE_URL = env.str("SITE_URL", default="" if PRODUCTION else "http://127.0.0.1:3000").rstrip("/")
+# The site's public URL, the UI's (e.g. https://guru.example.com), in one setting: the origin the
+# console posts from (a trusted CSRF origin), what the UI's canonical links name, where the
+# admin's "View site" leads, and the links in invitation and password-reset e-mails. `make run`
+# sets it from UI_PORT.
+_SITE_URL_SET = env.str("SITE_URL", default="").rstrip("/")
+SITE_URL = _SITE_URL_SET or "http://127.0.0.1:3000"
 
 
 _LOOPBACK_TWINS = {"127.0.0.1": "localhost", "localhost": "127.0.0.1"}
 
 
-def _site_origins() -> list[str]:
-    """SITE_URL's origin; on loopback also its twin (127.0.0.1 and localhost are one machine
-    to the user, two origins to the browser)."""
-    parts = urlsplit(SITE_URL)
+def _site_origins(url: str) -> list[str]:
+    """`url`'s origin; on loopback also its twin (127.0.0.1 and localhost are one machine to
+    the user, two origins to the browser)."""
+    parts = urlsplit(url)
     if not (parts.scheme and parts.hostname):
         return []
     port = f":{parts.port}" if parts.port else ""
@@ -77,7 +79,10 @@ if PRODUCTION:
     _host_origins = [f"https://{host}" for host in ALLOWED_HOSTS if not host.startswith((".", "*"))]
     CSRF_TRUSTED_ORIGINS = env.list(
         "DJANGO_CSRF_TRUSTED_ORIGINS",
-        default=[*_site_origins(), *(o for o in _host_origins if o not in _site_origins())],
+        default=[
+            *_site_origins(_SITE_URL_SET),
+            *(o for o in _host_origins if o not in _site_origins(_SITE_URL_SET)),
+        ],
     )
 else:
     # Only safe on loopback: embedded runs and tests.
@@ -85,7 +90,7 @@ else:
     ALLOWED_HOSTS = env.list(
         "DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"]
     )
-    CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=_site_origins())
+    CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=_site_origins(SITE_URL))
 
 # The names the deployment's own services call the backend by, over the private network in
 # plain HTTP: the UI's server (OPENGURU_API_URL), probes, scrapers. Always allowed hosts, and a
