@@ -9,6 +9,7 @@ clients guessing one password (at the cost that they can keep that account waiti
 can still sign in through a shell, `manage.py changepassword`).
 """
 
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -36,7 +37,7 @@ def sign_in_throttle_check(*, request: HttpRequest, username: str) -> None:
     """A RATE_LIMITED error while this client or this account has failed too often. The cache
     down: nothing is limited (sign-ins fail open, like every limit here)."""
     for key, limit in _keys(request, username):
-        failures = cache_guarded(lambda k=key: int(cache.get(k, 0)), use="sign_in", default=0)
+        failures = cache_guarded(partial(_failures, key), use="sign_in", default=0)
         if limit > 0 and failures >= limit:
             raise DomainError(
                 ErrorCode.RATE_LIMITED,
@@ -47,11 +48,12 @@ def sign_in_throttle_check(*, request: HttpRequest, username: str) -> None:
 
 def sign_in_failure_record(*, request: HttpRequest, username: str) -> None:
     for key, _limit in _keys(request, username):
-        cache_guarded(
-            lambda k=key: window_count(k, timeout=settings.SIGN_IN_LOCKOUT_SECONDS),
-            use="sign_in",
-            default=0,
-        )
+        count = partial(window_count, key, timeout=settings.SIGN_IN_LOCKOUT_SECONDS)
+        cache_guarded(count, use="sign_in", default=0)
+
+
+def _failures(key: str) -> int:
+    return int(cache.get(key, 0))
 
 
 @receiver(user_login_failed, dispatch_uid="sign_in_failure_counted")
