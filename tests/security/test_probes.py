@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from git import Repo
 from openguru.gurus.models import Guru
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.integrations.models import Integration, WidgetId
-from openguru.integrations.services import admin_token_owner, api_key_create, widget_id_create
+from openguru.integrations.widget.services import widget_id_create
 from openguru.sources.models import DataSource
 
 from tests.api_v1.test_github_webhook import push_payload, repo_url, sign
