@@ -35,8 +35,8 @@ export function NewWidgetId({ slug, onCreated }: NewWidgetIdProps) {
           hint={
             <>
               <code>https://docs.example.com</code> (that scheme, host and port),{" "}
-              <code>*.example.com</code> (sub-domains), <code>http://localhost:*</code> (any
-              port), or <code>*</code> for any site.
+              <code>*.example.com</code> (sub-domains), <code>http://localhost:*</code> (any port),
+              or <code>*</code> for any site.
             </>
           }
         >
