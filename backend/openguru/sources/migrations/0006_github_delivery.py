@@ -7,8 +7,10 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gurus', '0005_guru_trust_threshold_answer_mode'),
-        ('sources', '0004_source_crashed_runs'),
+        # After both 0005 migrations, which each followed 0004: one graph again.
+        ("sources", "0005_embedding_cache_plural"),
+        ("sources", "0005_file_source_types"),
+        ("gurus", "0005_guru_trust_threshold_answer_mode"),
     ]
 
     operations = [
