@@ -15,9 +15,11 @@ site = get_asgi_application()  # sets Django up: imports of project code come af
 
 from openguru.api_v1.mcp_server import with_mcp  # noqa: E402
 from openguru.core.asgi import application_with_lean_answers  # noqa: E402
+from openguru.core.body_limit import with_body_limit  # noqa: E402
 from openguru.core.internal_hosts import with_internal_hosts  # noqa: E402
 
 # /mcp is the MCP server (stateless, so it needs no lifespan: see api_v1/mcp_server.py). The
 # deployment's own services reach the site by an internal host name without the HTTPS redirect
-# (openguru/core/internal_hosts.py).
-application = with_mcp(application_with_lean_answers(with_internal_hosts(site)))
+# (openguru/core/internal_hosts.py). Outermost, bodies over REQUEST_BODY_MAX_BYTES are refused
+# before they are read (openguru/core/body_limit.py).
+application = with_body_limit(with_mcp(application_with_lean_answers(with_internal_hosts(site))))

@@ -10,3 +10,8 @@ from config.env import env
 logconfig_dict = gunicorn_logging_config(
     log_format=env.str("LOG_FORMAT", default="text"), level=env.str("LOG_LEVEL", default="INFO")
 )
+
+# Which client sent a request is the application's to work out, from TRUSTED_PROXIES
+# (openguru/core/client_address.py): uvicorn's worker must not first replace the peer's address
+# with whatever X-Forwarded-For claims, as it does for peers on loopback by default.
+forwarded_allow_ips = ""

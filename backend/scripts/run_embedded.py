@@ -28,7 +28,6 @@ NEXT_BIN = FRONTEND / "node_modules" / ".bin" / "next"
 sys.path.insert(0, str(BACKEND))
 
 VENV_BIN = Path(sys.executable).parent
-LOOPBACK_PROXIES = "127.0.0.1/32,::1/128"  # everything embedded listens on loopback only
 
 
 def _parse() -> argparse.Namespace:
@@ -174,23 +173,30 @@ def _has_discord_bots(env: dict[str, str]) -> bool:
     return subprocess.run(check, cwd=BACKEND, env=env, capture_output=True).returncode == 0
 
 
-def main() -> int:
-    args = _parse()
+def children_env(*, api_port: int, ui_port: int, milvus_port: int) -> dict[str, str]:
+    """The environment every child starts with: this one, with the ports it was given."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "NEXT_TELEMETRY_DISABLED": "1"}
-    env.setdefault("MILVUS_URI", f"http://127.0.0.1:{args.milvus_port}")
-    env.setdefault("NEXT_PUBLIC_API_URL", f"http://127.0.0.1:{args.api_port}")
-    env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{args.api_port}")
-    env.setdefault("SITE_URL", f"http://127.0.0.1:{args.ui_port}")
+    env.setdefault("MILVUS_URI", f"http://127.0.0.1:{milvus_port}")
+    env.setdefault("NEXT_PUBLIC_API_URL", f"http://127.0.0.1:{api_port}")
+    env.setdefault("OPENGURU_API_URL", f"http://127.0.0.1:{api_port}")
 
     from config.env import env as settings_env  # also reads .env into os.environ
-    from config.workers import EMBEDDED_WORKERS
 
-    if "TRUSTED_PROXIES" not in os.environ:
-        # The UI's server forwards every browser request to the API from loopback, naming the
-        # browser in X-Forwarded-For: without this, all visitors would share one address and
-        # one anonymous limit. (Next keeps an X-Forwarded-For the browser sent itself, which
-        # is harmless here, everything listening on loopback only.)
-        env["TRUSTED_PROXIES"] = LOOPBACK_PROXIES
+    # The UI's public origin (canonical links, the console's CSRF origin), unless .env names one.
+    env["SITE_URL"] = settings_env.str("SITE_URL", default=f"http://127.0.0.1:{ui_port}")
+    # TRUSTED_PROXIES stays as configured (empty by default): everything here listens on
+    # loopback, so every visitor's address is loopback too, and the UI's server relays the
+    # browser's own X-Forwarded-For and adds none. Trusting loopback would only let a client
+    # name its own address and escape its limits.
+    return env
+
+
+def main() -> int:
+    args = _parse()
+    env = children_env(api_port=args.api_port, ui_port=args.ui_port, milvus_port=args.milvus_port)
+
+    from config.env import env as settings_env
+    from config.workers import EMBEDDED_WORKERS
 
     data_dir = Path(settings_env.str("OPENGURU_DATA_DIR", default=str(REPO / "data")))
     supervisor = Supervisor()
@@ -227,8 +233,10 @@ def main() -> int:
             )
         supervisor.spawn(
             "api",
+            # --no-proxy-headers: uvicorn would otherwise take a loopback client's own
+            # X-Forwarded-For for its address (openguru/core/client_address.py decides).
             [str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(args.api_port), "--log-level", "warning"],
+             "--port", str(args.api_port), "--log-level", "warning", "--no-proxy-headers"],
             cwd=BACKEND,
             env=env,
         )  # fmt: skip

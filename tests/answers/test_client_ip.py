@@ -5,7 +5,7 @@ or X-Real-IP (our nginx). An untrusted peer's headers are its own claim and are 
 import pytest
 from django.core.cache import cache
 from django.test import RequestFactory
-from openguru.core.ratelimit import client_ip
+from openguru.core.client_address import client_ip
 
 from tests.answers.test_answer_engine import IN_SCOPE
 

@@ -23,7 +23,12 @@ def live_asgi() -> Iterator[str]:
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+            application,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="off",
+            proxy_headers=False,  # as `make run` and gunicorn serve it
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)

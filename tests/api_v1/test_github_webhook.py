@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+from uuid import uuid4
 
 import pytest
 from git import Repo
@@ -77,9 +78,11 @@ def deliver(
     event: str = "push",
     signature: str | None = None,
     content_type: str = "application/json",
+    delivery: str | None = None,
 ) -> Any:
+    """A delivery as GitHub makes it: each with an id of its own unless `delivery` is given."""
     raw = json.dumps(body).encode() if isinstance(body, dict) else body
-    headers = {"HTTP_X_GITHUB_EVENT": event}
+    headers = {"HTTP_X_GITHUB_EVENT": event, "HTTP_X_GITHUB_DELIVERY": delivery or str(uuid4())}
     if signature != "":
         headers["HTTP_X_HUB_SIGNATURE_256"] = signature or sign(raw)
     return APIClient().post(URL, raw, content_type=content_type, **headers)

@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 
 from tests.browser.next_site import NextSite
 from tests.browser.test_qa_site import Tab
+from tests.security.make_run import make_run_settings
 
 GURU_ROUTES = ("", "/sources", "/analytics", "/widget", "/integrations")
 CONSOLE_ROUTES = (
@@ -43,9 +44,12 @@ def console_site(
 
 @pytest.fixture
 def trusts_console(settings, console_site: NextSite) -> None:
-    """Django checks a signed-in request's Origin; the console's dev server is on a free port.
-    (DRF builds its CSRF check per request, so the setting applies at once.)"""
-    settings.CSRF_TRUSTED_ORIGINS = [*settings.CSRF_TRUSTED_ORIGINS, console_site.origin]
+    """Django checks a signed-in request's Origin; the console's dev server is on a free port,
+    so the API gets the CSRF origins `make run` derives for a UI on that port. (DRF builds its
+    CSRF check per request, so the setting applies at once.)"""
+    api_port = int(console_site.api_origin.rsplit(":", 1)[1])
+    made = make_run_settings(api_port=api_port, ui_port=console_site.port)
+    settings.CSRF_TRUSTED_ORIGINS = made["CSRF_TRUSTED_ORIGINS"]
 
 
 @dataclass(frozen=True)

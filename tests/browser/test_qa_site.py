@@ -53,7 +53,12 @@ def live_api(django_db_setup: None) -> Iterator[str]:
 
     port = free_port()
     config = uvicorn.Config(
-        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        application,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        proxy_headers=False,  # as `make run` and gunicorn serve it
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -54,7 +54,7 @@ def test_an_anonymous_caller_is_refused(db, method, path):
     source = DataSource.objects.create(guru=guru, type="text", url="text://a", content="a")
     crawl = Crawl.objects.create(guru=guru, url="https://example.com/", link_limit=10)
     key, _ = api_key_create(user=owner, name="k")
-    widget = widget_id_create(guru=guru)
+    widget = widget_id_create(guru=guru, domain_pattern="*")
     integration = Integration.objects.create(guru=guru, type="SLACK", external_id="T1")
     url = path.format(
         source=source.pk, crawl=crawl.pk, key=key.pk, widget=widget.pk, integration=integration.pk

@@ -143,7 +143,7 @@ def world(live_api, python_guru, settings) -> World:  # noqa: F811
     assert crawl.status_code == 200, crawl.text
     source_ids = list(DataSource.objects.filter(guru=python_guru).values_list("pk", flat=True))
     widget = widget_id_create(guru=python_guru, domain_pattern="https://docs.example.com")
-    spare_widget = widget_id_create(guru=python_guru)
+    spare_widget = widget_id_create(guru=python_guru, domain_pattern="*")
     return World(
         headers=headers,
         path_parameters={

@@ -120,3 +120,22 @@ def test_an_internal_host_with_a_wildcard_is_refused(tmp_path: Path) -> None:
     result = check_deploy(tmp_path, DJANGO_INTERNAL_HOSTS=".internal")
     assert result.returncode != 0
     assert "DJANGO_INTERNAL_HOSTS lists exact host names" in result.stderr
+
+
+def test_the_public_url_is_a_trusted_origin(tmp_path: Path) -> None:
+    """One public-URL setting: the site behind a proxy on a port of its own."""
+    hosts = host_settings(tmp_path, SITE_URL="https://guru.example.com:8443/")
+    assert hosts["CSRF_TRUSTED_ORIGINS"] == [
+        "https://guru.example.com:8443",
+        "https://guru.example.com",
+    ]
+
+
+def test_embedded_origins_follow_the_uis_port(tmp_path: Path) -> None:
+    hosts = host_settings(
+        tmp_path,
+        DJANGO_PRODUCTION="<unset>",
+        DJANGO_SECRET_KEY="<unset>",
+        SITE_URL="http://127.0.0.1:13100",
+    )
+    assert hosts["CSRF_TRUSTED_ORIGINS"] == ["http://127.0.0.1:13100", "http://localhost:13100"]

@@ -41,7 +41,20 @@ def test_inactive_users_keys_do_not_authenticate(django_user_model):
 @pytest.mark.parametrize(
     ("pattern", "origin", "allowed"),
     [
-        ("", "https://anything.org", True),
+        ("", "https://anything.org", False),  # "any site" must be said: "*"
+        (" ", "https://anything.org", False),
+        ("*", "https://anything.org", True),
+        ("*", "http://localhost:5173", True),
+        ("*", "null", False),
+        ("https://docs.example.com", "https://docs.example.com", True),
+        ("https://docs.example.com", "https://docs.example.com:443", True),
+        ("https://docs.example.com", "https://docs.example.com:8443", False),
+        ("docs.example.com", "http://docs.example.com", True),
+        ("docs.example.com", "https://docs.example.com:8443", False),
+        ("docs.example.com:8443", "https://docs.example.com:8443", True),
+        ("*.example.com", "https://a.example.com:8443", False),
+        ("http://localhost:3000", "http://localhost:3000", True),
+        ("https://docs.example.com", "ftp://docs.example.com", False),
         ("docs.example.com", "https://docs.example.com", True),
         ("docs.example.com", "https://evil.com", False),
         ("https://docs.example.com", "http://docs.example.com", False),

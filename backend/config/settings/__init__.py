@@ -150,8 +150,6 @@ WIDGET_JS_PATH = env.path(
     "WIDGET_JS_PATH", default=str(REPO_DIR / "frontend" / "widget" / "dist" / "widget.js")
 )
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-# The UI's public origin (the Next.js site): where the admin's "View site" leads.
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:3000").rstrip("/")
 
 # Admin token for scripts and the CLI: sent as `Authorization: Bearer <token>`. Empty disables it.
 ADMIN_TOKEN = env.str("OPENGURU_ADMIN_TOKEN", default="")
@@ -169,7 +167,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["openguru.accounts.access.GuruRolePermission"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "openguru.core.json_body.BoundedJSONParser",
         "rest_framework.parsers.MultiPartParser",
         "rest_framework.parsers.FormParser",
     ],

@@ -11,8 +11,7 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT_SECONDS", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="OpenGuru <openguru@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# The site's public origin, for the links in invitations and password-reset messages.
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:3000").rstrip("/")
+# The links in invitations and password-reset messages name SITE_URL (security.py).
 INVITATION_EXPIRY_HOURS = env.int("INVITATION_EXPIRY_HOURS", default=72)
 # Django's own setting: how long a password-reset link works.
 PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT_MINUTES", default=60) * 60

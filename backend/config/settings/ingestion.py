@@ -42,6 +42,9 @@ FILE_ZIP_MAX_MEMBERS = env.int("FILE_ZIP_MAX_MEMBERS", default=10_000)
 SPREADSHEET_MAX_ROWS = env.int("SPREADSHEET_MAX_ROWS", default=100_000)
 SPREADSHEET_MAX_CELLS = env.int("SPREADSHEET_MAX_CELLS", default=1_000_000)
 SOURCE_TEXT_MAX_BYTES = env.int("SOURCE_TEXT_MAX_BYTES", default=10 * 1024 * 1024)
+# Any request body larger than this is refused with 413 before it is read (core/body_limit.py):
+# a PDF upload at PDF_MAX_BYTES plus its multipart envelope, as nginx's client_max_body_size.
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=PDF_MAX_BYTES + 5 * 1024 * 1024)
 # A run is refused (FAILED, "the server's disk is full") while the embedded vector store's disk
 # has less room than this: Milvus Lite on a full disk acknowledges writes it then loses.
 INGEST_MIN_FREE_MB = env.int("INGEST_MIN_FREE_MB", default=64)

@@ -8,6 +8,8 @@
   TLS ends at a proxy in front of Django, which says the original scheme in X-Forwarded-Proto.
 """
 
+from urllib.parse import urlsplit
+
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env
@@ -20,6 +22,27 @@ _MIN_SECRET_LENGTH = 50  # what Django's deploy check asks for (security.W009)
 
 PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
+
+# The site's public URL, the UI's (e.g. https://guru.example.com), in one setting: the origin the
+# console posts from (a trusted CSRF origin), what the UI's canonical links name, where the
+# admin's "View site" leads, and the links in invitation and password-reset e-mails. `make run`
+# sets it from UI_PORT.
+_SITE_URL_SET = env.str("SITE_URL", default="").rstrip("/")
+SITE_URL = _SITE_URL_SET or "http://127.0.0.1:3000"
+
+
+_LOOPBACK_TWINS = {"127.0.0.1": "localhost", "localhost": "127.0.0.1"}
+
+
+def _site_origins(url: str) -> list[str]:
+    """`url`'s origin; on loopback also its twin (127.0.0.1 and localhost are one machine to
+    the user, two origins to the browser)."""
+    parts = urlsplit(url)
+    if not (parts.scheme and parts.hostname):
+        return []
+    port = f":{parts.port}" if parts.port else ""
+    hosts = [parts.hostname, *filter(None, [_LOOPBACK_TWINS.get(parts.hostname)])]
+    return [f"{parts.scheme}://{host}{port}" for host in hosts]
 
 
 def _production_secret_key() -> str:
@@ -52,10 +75,14 @@ if PRODUCTION:
         raise ImproperlyConfigured("DJANGO_DEBUG must be false in production: it leaks settings.")
     SECRET_KEY = _production_secret_key()
     ALLOWED_HOSTS = _production_hosts()
-    # Unset: the HTTPS origin of every allowed host that is a plain name.
+    # Unset: SITE_URL's origin and the HTTPS origin of every allowed host that is a plain name.
+    _host_origins = [f"https://{host}" for host in ALLOWED_HOSTS if not host.startswith((".", "*"))]
     CSRF_TRUSTED_ORIGINS = env.list(
         "DJANGO_CSRF_TRUSTED_ORIGINS",
-        default=[f"https://{host}" for host in ALLOWED_HOSTS if not host.startswith((".", "*"))],
+        default=[
+            *_site_origins(_SITE_URL_SET),
+            *(o for o in _host_origins if o not in _site_origins(_SITE_URL_SET)),
+        ],
     )
 else:
     # Only safe on loopback: embedded runs and tests.
@@ -63,9 +90,7 @@ else:
     ALLOWED_HOSTS = env.list(
         "DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"]
     )
-    CSRF_TRUSTED_ORIGINS = env.list(
-        "DJANGO_CSRF_TRUSTED_ORIGINS", default=["http://127.0.0.1:3000", "http://localhost:3000"]
-    )
+    CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=_site_origins(SITE_URL))
 
 # The names the deployment's own services call the backend by, over the private network in
 # plain HTTP: the UI's server (OPENGURU_API_URL), probes, scrapers. Always allowed hosts, and a
@@ -101,3 +126,9 @@ if HTTPS:
     # Only marks the header; the host joins browsers' preload lists only if someone submits it.
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
 SESSION_COOKIE_HTTPONLY = True
+
+# Failed sign-ins (console and /admin/) one client address, and one account, may make before
+# either must wait SIGN_IN_LOCKOUT_SECONDS: enough for typos, too few to guess a password.
+SIGN_IN_FAILURES_PER_CLIENT = env.int("SIGN_IN_FAILURES_PER_CLIENT", default=10)
+SIGN_IN_FAILURES_PER_ACCOUNT = env.int("SIGN_IN_FAILURES_PER_ACCOUNT", default=20)
+SIGN_IN_LOCKOUT_SECONDS = env.int("SIGN_IN_LOCKOUT_SECONDS", default=300)

@@ -19,10 +19,10 @@ from openguru.accounts.passwords import (
     password_reset_confirm,
     password_reset_request,
 )
-from openguru.core.cache import cache_guarded
+from openguru.core.cache import cache_guarded, window_count
+from openguru.core.client_address import client_fingerprint, client_ip
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
-from openguru.core.ratelimit import client_fingerprint, client_ip, window_count
 from openguru.core.session_apis import csrf_check
 
 # Reset requests one client may make per window: each sends a message to a real inbox.

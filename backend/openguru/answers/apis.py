@@ -31,12 +31,12 @@ from openguru.answers.selectors import question_get
 from openguru.answers.site.apis import BINGE_PARAMETER, QUESTION_ERRORS, question_from_request
 from openguru.answers.site.selectors import question_page_extras
 from openguru.core.asgi import skips_site_middleware
+from openguru.core.client_address import client_ip
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
 from openguru.core.json_body import parse_json_body
 from openguru.core.openapi import errors
 from openguru.core.openapi_stand_ins import documented_by
-from openguru.core.ratelimit import client_ip
 from openguru.core.threads import run_blocking
 from openguru.gurus.selectors import guru_get
 

@@ -15,6 +15,7 @@ from openguru.api_v1.access import require_staff
 from openguru.api_v1.apis import V1_ERRORS, Pages, V1Api
 from openguru.api_v1.gurubase import SOURCE_STATUSES, SOURCE_TYPES
 from openguru.api_v1.services import NewSource, sources_add, sources_each, sources_upload
+from openguru.core.models import DB_ID_MAX
 from openguru.core.openapi import PAGE_PARAMETERS, errors, page_of
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_list
@@ -81,7 +82,11 @@ class _Named(serializers.Serializer):
 
 
 class IdsInput(serializers.Serializer):
-    ids = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=1000)
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=DB_ID_MAX),
+        min_length=1,
+        max_length=1000,
+    )
 
 
 class DataSourcesApi(V1Api):

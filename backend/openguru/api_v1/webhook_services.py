@@ -2,24 +2,33 @@
 
 GitHub signs the raw body with the secret set on the webhook (`X-Hub-Signature-256:
 sha256=<hex>` of HMAC-SHA256); the guru keeps the same secret. Nothing in the body is read
-before the signature checks out.
+before the signature checks out. A signature carries no time, so a captured request stays
+valid: each push is taken once, by its `X-GitHub-Delivery` id, and a replay (or GitHub's own
+redelivery) is acknowledged without re-indexing again.
 """
 
 import hashlib
 import hmac
-import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.json_body import json_loads_bounded
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get
 from openguru.sources.loaders.github import REPO_STATE_KEY
-from openguru.sources.models import DataSource
+from openguru.sources.models import DataSource, GitHubDelivery
 from openguru.sources.services import source_reindex
 
 SIGNATURE_PREFIX = "sha256="
+# How long a delivery id is remembered; a replay of an older push re-indexes once more, which
+# costs a re-index and nothing else.
+GITHUB_DELIVERY_MEMORY = timedelta(days=365)
 # Every address GitHub gives for a repository; a source may have been added with any of them.
 _REPO_URL_FIELDS = ("html_url", "clone_url", "ssh_url", "git_url", "svn_url", "url")
 
@@ -31,7 +40,7 @@ class WebhookOutcome:
 
 
 def github_webhook_receive(
-    *, guru_slug: str, event: str, signature: str, body: bytes, content_type: str
+    *, guru_slug: str, event: str, delivery: str, signature: str, body: bytes, content_type: str
 ) -> WebhookOutcome:
     guru = guru_get(slug=guru_slug)
     github_signature_check(secret=guru.github_webhook_secret, body=body, signature=signature)
@@ -39,7 +48,25 @@ def github_webhook_receive(
         return WebhookOutcome("pong")
     if event != "push":
         return WebhookOutcome(f"Ignored the {event or 'unnamed'!r} event: only pushes re-index.")
-    return github_push_reindex(guru=guru, payload=_payload(body, content_type))
+    payload = _payload(body, content_type)
+    with transaction.atomic():  # a push that fails is not taken: its redelivery may succeed
+        if not github_delivery_take(guru=guru, delivery=delivery):
+            return WebhookOutcome(f"Delivery {delivery} was taken before; nothing to do.")
+        return github_push_reindex(guru=guru, payload=payload)
+
+
+def github_delivery_take(*, guru: Guru, delivery: str) -> bool:
+    """Record a delivery id; False when it was taken before (a replay, a redelivery)."""
+    delivery = delivery.strip()
+    if not delivery or len(delivery) > 100:
+        raise DomainError(ErrorCode.INVALID_INPUT, "Send the delivery's id in X-GitHub-Delivery.")
+    GitHubDelivery.objects.filter(created_at__lt=timezone.now() - GITHUB_DELIVERY_MEMORY).delete()
+    try:
+        with transaction.atomic():
+            GitHubDelivery.objects.create(guru=guru, delivery_id=delivery)
+    except IntegrityError:
+        return False
+    return True
 
 
 def github_signature_check(*, secret: str, body: bytes, signature: str) -> None:
@@ -109,8 +136,8 @@ def _payload(body: bytes, content_type: str) -> dict[str, Any]:
     if content_type.split(";", 1)[0].strip().lower() == "application/x-www-form-urlencoded":
         text = (parse_qs(text).get("payload") or [""])[0]
     try:
-        payload = json.loads(text)
-    except ValueError as exc:
+        payload = json_loads_bounded(text)
+    except ValueError as exc:  # not JSON, or nested too deeply
         raise DomainError(ErrorCode.MALFORMED_JSON, "The webhook body is not valid JSON.") from exc
     if not isinstance(payload, dict):
         raise DomainError(ErrorCode.MALFORMED_JSON, "The webhook body must be a JSON object.")

@@ -64,6 +64,7 @@ class GitHubWebhookApi(APIView):
         outcome = github_webhook_receive(
             guru_slug=guru_slug,
             event=request.headers.get("X-GitHub-Event", ""),
+            delivery=request.headers.get("X-GitHub-Delivery", ""),
             signature=request.headers.get("X-Hub-Signature-256", ""),
             body=request.body,  # the raw bytes that were signed, read before any parser runs
             content_type=request.content_type or "",

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.core.cache import cache
 from redis.exceptions import RedisError
 
 from openguru.core.metrics import cache_error_record
@@ -45,3 +46,14 @@ def cache_guarded(operation: Callable[[], T], *, use: str, default: T) -> T:
             SKIP_SECONDS,
         )
         return default
+
+
+def window_count(key: str, *, timeout: int) -> int:
+    """Count one more in the window `key` (created with `timeout`); the count so far."""
+    if cache.add(key, 1, timeout=timeout):
+        return 1
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=timeout)
+        return 1

@@ -20,6 +20,7 @@ class ErrorCode(StrEnum):
     QUESTION_NOT_FOUND = "question_not_found"
     CONFLICT = "conflict"
     METHOD_NOT_ALLOWED = "method_not_allowed"
+    REQUEST_TOO_LARGE = "request_too_large"  # the body is over REQUEST_BODY_MAX_BYTES
     # Auth
     NOT_AUTHENTICATED = "not_authenticated"
     PERMISSION_DENIED = "permission_denied"
@@ -57,6 +58,7 @@ _STATUS = {
     ErrorCode.QUESTION_NOT_FOUND: HTTPStatus.NOT_FOUND,
     ErrorCode.CONFLICT: HTTPStatus.CONFLICT,
     ErrorCode.METHOD_NOT_ALLOWED: HTTPStatus.METHOD_NOT_ALLOWED,
+    ErrorCode.REQUEST_TOO_LARGE: HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
     ErrorCode.NOT_AUTHENTICATED: HTTPStatus.UNAUTHORIZED,
     ErrorCode.PERMISSION_DENIED: HTTPStatus.FORBIDDEN,
     ErrorCode.INVALID_CREDENTIALS: HTTPStatus.BAD_REQUEST,

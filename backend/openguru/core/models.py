@@ -4,6 +4,10 @@ from django.db import connection, models
 
 M = TypeVar("M", bound=models.Model)
 
+# The largest id a row can have (BigAutoField: PostgreSQL's bigint, SQLite's integer). An input
+# id is checked against it, so a longer number is a 400 rather than the database's overflow.
+DB_ID_MAX = 2**63 - 1
+
 
 def partial_instance(model: type[M], loaded: dict[str, Any]) -> M:
     """A model instance from values read by raw SQL: only `loaded` (by attribute name) is set,

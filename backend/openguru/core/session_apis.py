@@ -8,8 +8,8 @@ victim's browser in the attacker's account). Failures are JSON like every other 
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout
-from django.core.cache import cache
 from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
@@ -20,15 +20,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.auth import SIGN_IN
-from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
-from openguru.core.ratelimit import client_fingerprint, client_ip, window_count
-
-# Failed sign-ins one client may make per window before it must wait: enough for typos, too
-# few to guess a password.
-LOGIN_FAILURES_ALLOWED = 10
-LOGIN_FAILURE_WINDOW_SECONDS = 300
+from openguru.core.sign_in import sign_in_throttle_check
+from openguru.core.sign_in_form import is_form_post, sign_in_form_post
 
 
 class UserOutput(serializers.Serializer):
@@ -61,31 +56,6 @@ def csrf_check(request: HttpRequest) -> None:
             ErrorCode.PERMISSION_DENIED,
             "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header.",
         )
-
-
-def _failures_key(request: HttpRequest) -> str:
-    return f"login-failures:{client_fingerprint(client_ip(request))}"
-
-
-def _login_failures_check(request: HttpRequest) -> None:
-    key = _failures_key(request)
-    failures = cache_guarded(lambda: int(cache.get(key, 0)), use="login_failures", default=0)
-    if failures >= LOGIN_FAILURES_ALLOWED:
-        raise DomainError(
-            ErrorCode.RATE_LIMITED,
-            "Too many failed sign-ins; try again in a few minutes.",
-            retry_after=LOGIN_FAILURE_WINDOW_SECONDS,
-        )
-
-
-def _login_failure_count(request: HttpRequest) -> None:
-    """One more failed sign-in (not counted while the cache is down: sign-ins fail open)."""
-    key = _failures_key(request)
-    cache_guarded(
-        lambda: window_count(key, timeout=LOGIN_FAILURE_WINDOW_SECONDS),
-        use="login_failures",
-        default=0,
-    )
 
 
 _SIGNED_IN = {"authenticated": True, "user": {"username": "admin", "is_staff": True}}
@@ -146,23 +116,27 @@ class LoginApi(APIView):
             OpenApiExample("signed in", value=_SIGNED_IN, response_only=True),
         ],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> HttpResponseBase:
+        if is_form_post(request._request):  # the sign-in page before (or without) JavaScript
+            return sign_in_form_post(request._request, sign_in=staff_sign_in)
         csrf_check(request._request)
-        _login_failures_check(request._request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=data.validated_data["username"],
-            password=data.validated_data["password"],
-        )
-        if user is None:
-            _login_failure_count(request._request)
-            raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
-        if not user.has_perm(SIGN_IN):  # admins, maintainers and members; nobody else
-            raise DomainError(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")
-        login(request._request, user)  # a new session id, and a new CSRF token
+        user = staff_sign_in(request._request, **data.validated_data)
         return Response(_session(user))
+
+
+def staff_sign_in(request: HttpRequest, *, username: str, password: str) -> Any:
+    """Signs a staff user in (a new session id and CSRF token); a DomainError says why not.
+    A failed password is counted by `openguru.core.sign_in`."""
+    sign_in_throttle_check(request=request, username=username)
+    user = authenticate(request, username=username, password=password)
+    if user is None:
+        raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
+    if not user.has_perm(SIGN_IN):  # admins, maintainers and members; nobody else
+        raise DomainError(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")
+    login(request, user)
+    return user
 
 
 class LogoutApi(APIView):

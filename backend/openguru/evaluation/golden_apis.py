@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from openguru.accounts.access import GuruRolePermission
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.models import DB_ID_MAX
 from openguru.core.openapi import PAGE_PARAMETERS, errors, page_of
 from openguru.evaluation.golden import (
     golden_pair_create,
@@ -100,7 +101,7 @@ class GoldenPairListApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         question = serializers.CharField(max_length=2000)
-        expected_source_id = serializers.IntegerField(min_value=1)
+        expected_source_id = serializers.IntegerField(min_value=1, max_value=DB_ID_MAX)
         expected_link = serializers.CharField(
             max_length=2000,
             required=False,

@@ -24,13 +24,18 @@ class APIKey(TimeStampedModel):
 
 
 class WidgetId(TimeStampedModel):
+    HELP = (
+        'The sites that may embed the widget: "https://docs.example.com" (that scheme, host and '
+        'port), "docs.example.com", "*.example.com" (sub-domains), "http://localhost:*" (any '
+        'port), or "*" for any site. Empty: no site.'
+    )
+
     guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="widget_ids")
     key = models.CharField(max_length=64, unique=True)
-    # e.g. "https://docs.example.com", "*.example.com", "http://localhost:*"; empty: any domain.
-    domain_pattern = models.CharField(max_length=300, blank=True, default="")
+    domain_pattern = models.CharField(max_length=300, blank=True, default="", help_text=HELP)
 
     def __str__(self) -> str:
-        return f"{self.guru.slug}:{self.domain_pattern or '*'}"
+        return f"{self.guru.slug}:{self.domain_pattern or '(no site)'}"
 
 
 class Integration(TimeStampedModel):

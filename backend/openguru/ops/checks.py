@@ -10,7 +10,7 @@ from django.core.checks import CheckMessage, Error, register
 
 from openguru.answers.engine.fusion import FUSIONS, parse_bm25_weight
 from openguru.answers.engine.groundwork import ANSWER_MODES
-from openguru.core.ratelimit import trusted_proxy_networks
+from openguru.core.client_address import trusted_proxy_networks
 from openguru.providers.embeddings.factory import EMBEDDING_PROVIDERS
 from openguru.providers.embeddings.local import PRECISIONS, QUERY_BACKENDS
 from openguru.providers.llm.factory import LLM_PROVIDERS

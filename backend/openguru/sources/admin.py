@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from openguru.core.admin import ReadOnlyAdmin
-from openguru.sources.models import Crawl, DataSource, EmbeddingCacheEntry
+from openguru.sources.models import Crawl, DataSource, EmbeddingCacheEntry, GitHubDelivery
 
 
 @admin.register(DataSource)
@@ -36,3 +36,10 @@ class EmbeddingCacheEntryAdmin(ReadOnlyAdmin):
     list_filter = ["model"]
     search_fields = ["text_hash"]
     exclude = ["vector"]
+
+
+@admin.register(GitHubDelivery)
+class GitHubDeliveryAdmin(ReadOnlyAdmin):
+    list_display = ["id", "guru", "delivery_id", "created_at"]
+    search_fields = ["delivery_id", "guru__slug"]
+    list_select_related = ["guru"]

@@ -126,3 +126,16 @@ class Crawl(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"crawl:{self.url}"
+
+
+class GitHubDelivery(TimeStampedModel):
+    """A GitHub webhook delivery taken (its X-GitHub-Delivery id): a replayed or redelivered
+    push is acknowledged without re-indexing again. Kept for GITHUB_DELIVERY_MEMORY."""
+
+    guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="github_deliveries")
+    delivery_id = models.CharField(max_length=100)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["guru", "delivery_id"], name="unique_github_delivery")
+        ]

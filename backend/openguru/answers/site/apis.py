@@ -21,9 +21,9 @@ from openguru.answers.site.selectors import (
     sitemap_questions,
     sources_by_type,
 )
+from openguru.core.client_address import client_fingerprint, client_ip
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import errors
-from openguru.core.ratelimit import client_fingerprint, client_ip
 from openguru.gurus.selectors import guru_get
 
 TAGS = ["answers"]

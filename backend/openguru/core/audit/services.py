@@ -16,7 +16,7 @@ from django.utils import timezone
 from openguru.core.audit.context import current_request
 from openguru.core.audit.models import AuditEvent
 from openguru.core.auth import AdminTokenUser
-from openguru.core.ratelimit import client_ip
+from openguru.core.client_address import client_ip
 
 # A field whose name holds one of these is a credential: the log says whether it is set, never
 # what it is.

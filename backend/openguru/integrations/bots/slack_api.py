@@ -1,6 +1,5 @@
 """POST /api/slack/events/: the Slack app's Request URL (Event Subscriptions)."""
 
-import json
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -11,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.core.json_body import json_loads_bounded
 from openguru.core.openapi import errors
 from openguru.integrations.bots.slack_events import slack_event_accept, slack_integration_verified
 
@@ -84,8 +84,8 @@ class SlackEventsApi(APIView):
             raise DomainError(ErrorCode.NOT_AUTHENTICATED, _UNSIGNED)
         body: bytes = request.body
         try:
-            payload = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            payload = json_loads_bounded(body)
+        except ValueError as exc:  # not JSON, not UTF-8, or nested too deeply
             raise DomainError(
                 ErrorCode.MALFORMED_JSON, "The request body is not valid JSON."
             ) from exc

@@ -22,7 +22,11 @@ def slack_integration_verified(
 ) -> Integration | None:
     """The integration whose signing secret signed this request (v0 HMAC-SHA256 of
     `v0:{timestamp}:{body}`, at most 5 minutes old), or None. Several gurus may each have a
-    Slack app in one workspace: the secret that verifies names the integration."""
+    Slack app in one workspace: the secret that verifies names the integration. A timestamp
+    that is not a whole number of seconds verifies nothing (the verifier would raise on it)."""
+    timestamp = str(headers.get("X-Slack-Request-Timestamp") or "").strip()
+    if not timestamp.isascii() or not timestamp.isdigit():
+        return None
     for integration in slack_integrations_for_team(team_id=team_id):
         verifier = SignatureVerifier(secret_decrypt(integration.signing_secret))
         if verifier.is_valid_request(body, dict(headers)):

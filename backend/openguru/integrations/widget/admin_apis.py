@@ -35,10 +35,10 @@ class WidgetIdListApi(APIView):
     class InputSerializer(serializers.Serializer):
         domain_pattern = serializers.CharField(
             max_length=300,
-            required=False,
             allow_blank=True,
-            help_text='"docs.example.com", "https://docs.example.com", "*.example.com" '
-            '(sub-domains), "http://localhost:*" (any port); empty: any site.',
+            help_text='"https://docs.example.com" (that scheme, host and port), '
+            '"docs.example.com", "*.example.com" (sub-domains), "http://localhost:*" (any '
+            'port), or "*" for any site.',
         )
 
     @extend_schema(
@@ -69,7 +69,7 @@ class WidgetIdListApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         widget = widget_id_create(
-            guru=guru_get(slug=slug), domain_pattern=data.validated_data.get("domain_pattern", "")
+            guru=guru_get(slug=slug), domain_pattern=data.validated_data["domain_pattern"]
         )
         return Response(WidgetIdOutput(widget).data, status=status.HTTP_201_CREATED)
 

@@ -14,9 +14,9 @@ from openguru.answers.models import Binge, Question, Vote
 from openguru.answers.selectors import binge_of_asker, question_get
 from openguru.answers.services import binge_create, vote_record
 from openguru.answers.site.follow_ups import question_follow_ups
+from openguru.core.client_address import client_fingerprint, client_ip
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
-from openguru.core.ratelimit import client_fingerprint, client_ip
 from openguru.gurus.default_icon import guru_icon_url
 from openguru.gurus.models import Guru
 from openguru.integrations.widget.auth import WidgetApi

@@ -24,10 +24,10 @@ from openguru.answers.channels.rules import Channel
 from openguru.answers.channels.widget import widget_error, widget_response
 from openguru.answers.engine.providers import providers_for
 from openguru.core.asgi import skips_site_middleware
+from openguru.core.client_address import client_ip
 from openguru.core.errors import DomainError
 from openguru.core.json_body import parse_json_body
 from openguru.core.openapi_stand_ins import documented_by
-from openguru.core.ratelimit import client_ip
 from openguru.core.threads import run_blocking
 from openguru.integrations.widget.auth import widget_from_request
 

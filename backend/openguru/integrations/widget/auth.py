@@ -36,9 +36,7 @@ def widget_from_request(request: HttpRequest) -> WidgetId:
     widget = widget_id_by_key(key=key)
     if widget is None:
         raise DomainError(ErrorCode.NOT_AUTHENTICATED, "This widget id is not valid.")
-    if widget.domain_pattern and not origin_allowed(
-        pattern=widget.domain_pattern, origin=request_origin(request)
-    ):
+    if not origin_allowed(pattern=widget.domain_pattern, origin=request_origin(request)):
         raise DomainError(
             ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site."
         )

@@ -6,11 +6,25 @@ from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.integrations.models import WidgetId
+from openguru.integrations.widget.domains import domain_pattern_valid
 
 
-def widget_id_create(*, guru: Guru, domain_pattern: str = "") -> WidgetId:
+def widget_id_create(*, guru: Guru, domain_pattern: str) -> WidgetId:
+    """A widget id for the sites `domain_pattern` names (`domains.py`); "any site" must be said
+    as "*", so an empty pattern is refused rather than granting it."""
+    pattern = domain_pattern.strip()
+    if not pattern:
+        raise DomainError(
+            ErrorCode.INVALID_INPUT,
+            'domain_pattern: name the sites that may embed the widget, or "*" for any site.',
+        )
+    if not domain_pattern_valid(pattern):
+        raise DomainError(
+            ErrorCode.INVALID_INPUT,
+            f"domain_pattern: {pattern!r} is not a site, e.g. https://docs.example.com.",
+        )
     widget = WidgetId.objects.create(
-        guru=guru, key=secrets.token_urlsafe(24), domain_pattern=domain_pattern.strip()
+        guru=guru, key=secrets.token_urlsafe(24), domain_pattern=pattern
     )
     after = audit_fields(widget, ["domain_pattern"])
     audit_record(action="widget_id.create", target=widget, guru=guru, after=after)

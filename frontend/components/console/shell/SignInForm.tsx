@@ -1,6 +1,6 @@
 "use client";
 
-import { useRouter, useSearchParams } from "next/navigation";
+import { useRouter } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import { mutate } from "swr";
 
@@ -18,13 +18,32 @@ function safeNext(next: string | null): string {
   return next && next.startsWith("/console") && !next.startsWith("//") ? next : "/console";
 }
 
-export function SignInForm() {
+/** What a sign-in the browser posted itself (without JavaScript) came back with, as ?error=. */
+const FORM_ERRORS: Record<string, string> = {
+  invalid_credentials: "Wrong username or password.",
+  not_staff: "Only administrators may sign in here.",
+  rate_limited: "Too many failed sign-ins; try again in a few minutes.",
+  invalid_input: "Enter a username and a password.",
+};
+
+interface SignInFormProps {
+  next?: string;
+  failed?: string;
+}
+
+/**
+ * Posts like any form until the page's JavaScript has loaded (the API answers a form post with
+ * a redirect), so the password never ends up in a URL; with JavaScript it signs in in place.
+ */
+export function SignInForm({ next: nextParam, failed }: SignInFormProps) {
   const router = useRouter();
-  const next = safeNext(useSearchParams().get("next"));
+  const next = safeNext(nextParam ?? null);
   const { data: session } = useSession();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState("");
+  const [error, setError] = useState(
+    failed ? (FORM_ERRORS[failed] ?? "Could not sign in; try again.") : "",
+  );
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -45,7 +64,14 @@ export function SignInForm() {
   }
 
   return (
-    <form className={formStyles.form} onSubmit={submit} aria-label="Sign in">
+    <form
+      className={formStyles.form}
+      method="post"
+      action="/api/auth/login/"
+      onSubmit={submit}
+      aria-label="Sign in"
+    >
+      <input type="hidden" name="next" value={next} />
       {error ? (
         <Notice tone="error" title="Could not sign in">
           {error}

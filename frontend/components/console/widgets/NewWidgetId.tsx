@@ -34,8 +34,9 @@ export function NewWidgetId({ slug, onCreated }: NewWidgetIdProps) {
           label="Allowed sites"
           hint={
             <>
-              <code>docs.example.com</code>, <code>*.example.com</code> (sub-domains),{" "}
-              <code>http://localhost:*</code> (any port); empty: any site.
+              <code>https://docs.example.com</code> (that scheme, host and port),{" "}
+              <code>*.example.com</code> (sub-domains), <code>http://localhost:*</code> (any port),
+              or <code>*</code> for any site.
             </>
           }
         >

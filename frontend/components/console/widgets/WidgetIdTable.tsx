@@ -28,7 +28,9 @@ export function WidgetIdTable({ slug, ids, chosen, onChoose, onDeleted }: Widget
         <tbody>
           {ids.map((widget) => (
             <tr key={widget.id} data-widget-id={widget.key}>
-              <td>{widget.domain_pattern || "any site"}</td>
+              <td>
+                {widget.domain_pattern === "*" ? "any site" : widget.domain_pattern || "no site"}
+              </td>
               <td className={table.break}>
                 <code>{widget.key}</code>
               </td>

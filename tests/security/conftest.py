@@ -1,0 +1,9 @@
+"""The fixtures the probes share with the tests of what they probe: the indexed guru, the ASGI
+app under uvicorn (per test, and per module for the UI's server to point at), the GitHub
+repository source, and the Slack integration."""
+
+from tests.answers.conftest import python_guru  # noqa: F401
+from tests.answers.test_streaming_http import live_asgi  # noqa: F401
+from tests.api_v1.test_github_webhook import guru, repo, source  # noqa: F401
+from tests.bots.conftest import slack, slack_api  # noqa: F401
+from tests.browser.test_qa_site import live_api  # noqa: F401
