@@ -1718,6 +1718,7 @@ export interface components {
              *     * `question_not_found` - question_not_found
              *     * `conflict` - conflict
              *     * `method_not_allowed` - method_not_allowed
+             *     * `request_too_large` - request_too_large
              *     * `not_authenticated` - not_authenticated
              *     * `permission_denied` - permission_denied
              *     * `invalid_credentials` - invalid_credentials
@@ -1792,6 +1793,7 @@ export interface components {
          *     * `question_not_found` - question_not_found
          *     * `conflict` - conflict
          *     * `method_not_allowed` - method_not_allowed
+         *     * `request_too_large` - request_too_large
          *     * `not_authenticated` - not_authenticated
          *     * `permission_denied` - permission_denied
          *     * `invalid_credentials` - invalid_credentials
@@ -1815,7 +1817,7 @@ export interface components {
          *     * `internal_error` - internal_error
          * @enum {string}
          */
-        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
+        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
         /**
          * @description * `single` - Single
          *     * `crawl` - Crawl
@@ -1922,6 +1924,7 @@ export interface components {
              *     * `question_not_found` - question_not_found
              *     * `conflict` - conflict
              *     * `method_not_allowed` - method_not_allowed
+             *     * `request_too_large` - request_too_large
              *     * `not_authenticated` - not_authenticated
              *     * `permission_denied` - permission_denied
              *     * `invalid_credentials` - invalid_credentials
@@ -2032,6 +2035,7 @@ export interface components {
              * @default
              */
             expected_link: string;
+            /** Format: int64 */
             expected_source_id: number;
             question: string;
         };
@@ -2883,12 +2887,13 @@ export interface components {
             base_color: string;
         };
         WidgetIdListRequest: {
-            /** @description "docs.example.com", "https://docs.example.com", "*.example.com" (sub-domains), "http://localhost:*" (any port); empty: any site. */
-            domain_pattern?: string;
+            /** @description "https://docs.example.com" (that scheme, host and port), "docs.example.com", "*.example.com" (sub-domains), "http://localhost:*" (any port), or "*" for any site. */
+            domain_pattern: string;
         };
         WidgetIdOutput: {
             /** Format: date-time */
             readonly created_at: string;
+            /** @description The sites that may embed the widget: "https://docs.example.com" (that scheme, host and port), "docs.example.com", "*.example.com" (sub-domains), "http://localhost:*" (any port), or "*" for any site. Empty: no site. */
             domain_pattern?: string;
             readonly id: number;
             /** @description Put it in the page: the widget's data-widget-id. */
@@ -5554,7 +5559,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["WidgetIdListRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["WidgetIdListRequest"];

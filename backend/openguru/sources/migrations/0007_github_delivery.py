@@ -7,9 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        # After both 0005 migrations, which each followed 0004: one graph again.
-        ("sources", "0005_embedding_cache_plural"),
-        ("sources", "0005_file_source_types"),
+        ("sources", "0006_embedding_cache_plural"),
         ("gurus", "0005_guru_trust_threshold_answer_mode"),
     ]
 
