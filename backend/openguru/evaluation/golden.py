@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from openguru.answers.engine.providers import providers_for
+from openguru.answers.engine.providers import ProvidersFor
 from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import PlatformSettings
@@ -177,7 +177,7 @@ def _expire_stale_runs(*, guru_id: int) -> None:
         _finish(run_id, status=Status.FAILED, error="The run stopped without finishing.")
 
 
-def golden_run_execute(*, guru_id: int) -> GoldenRun | None:
+def golden_run_execute(*, guru_id: int, providers_for: ProvidersFor) -> GoldenRun | None:
     """Run the guru's queued run. None when there was none to take (another worker took it) or
     it failed (its row says why)."""
     run = GoldenRun.objects.filter(guru_id=guru_id, status=Status.QUEUED).first()

@@ -2,7 +2,7 @@ from django.db.models import Q, QuerySet
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.base import VectorStore
 
 
 def guru_list(*, active_only: bool = False, query: str = "") -> QuerySet[Guru]:
@@ -22,10 +22,9 @@ def guru_get(*, slug: str, active_only: bool = False) -> Guru:
     return guru
 
 
-def guru_bm25_analyzer(*, guru: Guru) -> str | None:
+def guru_bm25_analyzer(*, guru: Guru, store: VectorStore) -> str | None:
     """The BM25 analyzer of the guru's collection; None when it has none yet (its first chunks
     will create one with the configured analyzer)."""
-    store = get_vector_store()
     if not store.has_collection(guru.collection_name):
         return None
     return store.collection_analyzer(guru.collection_name)

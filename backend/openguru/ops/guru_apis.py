@@ -8,6 +8,7 @@ from openguru.core.errors import ErrorCode
 from openguru.core.openapi import ErrorSerializer, error_example, errors
 from openguru.gurus.selectors import guru_bm25_analyzer, guru_get
 from openguru.ops.guru_maintenance import guru_reanalyze, guru_reembed
+from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.vectorstore.factory import get_vector_store
 
 
@@ -30,7 +31,9 @@ class GuruReembedApi(APIView):
         ],
     )
     def post(self, request: Request, slug: str) -> Response:
-        queued = guru_reembed(guru=guru_get(slug=slug))
+        queued = guru_reembed(
+            guru=guru_get(slug=slug), embedder=get_embedder(), store=get_vector_store()
+        )
         return Response({"queued_sources": queued}, status=status.HTTP_202_ACCEPTED)
 
 
@@ -82,10 +85,11 @@ class GuruReanalyzeApi(APIView):
     def post(self, request: Request, slug: str) -> Response:
         guru = guru_get(slug=slug)
         moved = guru_reanalyze(guru=guru)
+        store = get_vector_store()
         return Response(
             {
                 "moved": moved,
-                "analyzer": guru_bm25_analyzer(guru=guru),
-                "chunks": get_vector_store().count(guru.collection_name),
+                "analyzer": guru_bm25_analyzer(guru=guru, store=store),
+                "chunks": store.count(guru.collection_name),
             }
         )

@@ -8,27 +8,26 @@ from openguru.core.audit.services import audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_bm25_analyzer
-from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.embeddings.base import Embedder
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.providers.vectorstore.naming import collection_name_for
 from openguru.sources.claims import guru_has_live_claim
 from openguru.sources.services import sources_reindex_guru
 
 
-def guru_reembed(*, guru: Guru) -> int:
+def guru_reembed(*, guru: Guru, embedder: Embedder, store: VectorStore) -> int:
     """Move the guru to the configured embedding model: a new collection, every source re-indexed.
 
     Vectors of two models cannot share a collection, so the old one is dropped once the switch
     is committed; answers come back source by source as the re-index proceeds.
     Returns how many sources were queued.
     """
-    embedder = get_embedder()
     old_collection = guru.collection_name
     guru.embedding_model = embedder.model_name
     guru.embedding_dimension = embedder.dimension
     guru.collection_name = collection_name_for(guru.slug)
     guru.save(update_fields=["embedding_model", "embedding_dimension", "collection_name"])
-    store = get_vector_store()
     store.create_collection(guru.collection_name, dimension=guru.embedding_dimension)
     transaction.on_commit(lambda: store.drop_collection(old_collection))
     # Saved questions' vectors come from the old model: near-duplicate lookups must not compare
@@ -60,7 +59,7 @@ def guru_reanalyze(*, guru: Guru) -> bool:
     with transaction.atomic():
         locked = Guru.objects.select_for_update().get(pk=guru.pk)
         old_collection = guru.collection_name = locked.collection_name
-        if guru_bm25_analyzer(guru=locked) in (None, store.bm25_analyzer):
+        if guru_bm25_analyzer(guru=locked, store=store) in (None, store.bm25_analyzer):
             return False
         if guru_has_live_claim(guru_id=locked.pk):
             raise DomainError(

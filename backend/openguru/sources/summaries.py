@@ -1,5 +1,6 @@
 """Recursive summaries (Gurubase's three stages): groups of chunks -> a source summary, source
-summaries -> the guru summary. Only with an LLM; without one, summaries are simply not made."""
+summaries -> the guru summary. Only with an LLM; without one, summaries are simply not made (the
+task that calls these skips them)."""
 
 import asyncio
 import logging
@@ -7,8 +8,7 @@ from collections.abc import Sequence
 
 from openguru.gurus.models import Guru
 from openguru.providers.llm.base import LLM, ChatMessage
-from openguru.providers.llm.factory import get_llm
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.models import DataSource
 
 logger = logging.getLogger(__name__)
@@ -56,31 +56,29 @@ async def summarize_recursively(llm: LLM, texts: Sequence[str], *, what: str) ->
         what = "partial summaries of one document"
 
 
-def _reading_order(source: DataSource) -> list[str]:
-    hits = get_vector_store().source_chunks(
+def _reading_order(source: DataSource, store: VectorStore) -> list[str]:
+    hits = store.source_chunks(
         source.guru.collection_name, source_id=source.pk, limit=MAX_SOURCE_CHUNKS
     )
     hits.sort(key=lambda h: (str(h.metadata.get("link", "")), h.metadata.get("start_line", 0)))
     return [hit.text for hit in hits]
 
 
-def source_summarize(*, source_id: int) -> str | None:
-    """Summarize one source; None when no LLM is configured (skipped, not failed)."""
-    llm = get_llm()
+def source_summarize(*, source_id: int, llm: LLM, store: VectorStore) -> str | None:
+    """Summarize one source; None when it is gone."""
     source = DataSource.objects.select_related("guru").filter(pk=source_id).first()
-    if llm is None or source is None:
+    if source is None:
         return None
     summary = asyncio.run(
-        summarize_recursively(llm, _reading_order(source), what=f"source '{source.title}'")
+        summarize_recursively(llm, _reading_order(source, store), what=f"source '{source.title}'")
     )
     DataSource.objects.filter(pk=source_id).update(summary=summary)
     return summary
 
 
-def guru_summarize(*, guru_id: int) -> str | None:
-    llm = get_llm()
+def guru_summarize(*, guru_id: int, llm: LLM) -> str | None:
     guru = Guru.objects.filter(pk=guru_id).first()
-    if llm is None or guru is None:
+    if guru is None:
         return None
     summaries = [s for s in guru.sources.values_list("summary", flat=True) if s]
     summary = asyncio.run(

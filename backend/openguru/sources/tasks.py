@@ -12,7 +12,8 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from openguru.core.errors import DATABASE_DOWN, TransientError
-from openguru.providers.llm.factory import llm_configured
+from openguru.providers.llm.factory import get_llm, llm_configured
+from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.claims import (
     source_release,
     sources_pending,
@@ -122,11 +123,14 @@ def source_summarize_task(source_id: int, only_if_missing: bool = False) -> bool
 
     if only_if_missing and not source_summary_missing(source_id=source_id):
         return False
-    if source_summarize(source_id=source_id) is None:
+    llm = get_llm()
+    if llm is None:  # summaries are made only with an LLM: skipped, not failed
+        return False
+    if source_summarize(source_id=source_id, llm=llm, store=get_vector_store()) is None:
         return False
     guru_id = source_guru_id(source_id=source_id)
     if guru_id is not None:
-        guru_summarize(guru_id=guru_id)
+        guru_summarize(guru_id=guru_id, llm=llm)
     return True
 
 

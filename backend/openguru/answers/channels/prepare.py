@@ -3,7 +3,7 @@ may ask it (`access.py`), the session, and the `AskRequest`. A door reads its ow
 and body, then calls `ask_prepare` in one worker-thread hop; the encoder of its channel writes
 what `Prepared.events()` yields."""
 
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from functools import partial
 from uuid import UUID
@@ -16,8 +16,9 @@ from openguru.answers.channels.access import (
 )
 from openguru.answers.channels.rules import RULES, Channel
 from openguru.answers.engine.admission import admitted_ask
-from openguru.answers.engine.ask import AskRequest, Providers, ask
+from openguru.answers.engine.ask import AskRequest, ask
 from openguru.answers.engine.events import AnswerEvent
+from openguru.answers.engine.providers import Providers, ProvidersFor
 from openguru.answers.models import Binge, Question
 from openguru.answers.selectors import binge_follow_up_parent, binge_of_asker, question_get
 from openguru.answers.services import binge_discard_if_empty, binge_open
@@ -25,8 +26,6 @@ from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
 
 MAX_QUESTION_CHARS = 2000
-
-ProvidersFor = Callable[[Guru], Providers]
 
 
 @dataclass(frozen=True)

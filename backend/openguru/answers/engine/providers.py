@@ -5,6 +5,7 @@ no provider and a test can run it on a fake LLM, a fake embedder and the in-memo
 Its tunables it does read itself: Django settings (`RETRIEVAL_*`, `ANSWER_MODE`, …, which tests
 and `make eval` change with `override_settings`) and the platform settings row."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from openguru.gurus.models import Guru
@@ -24,6 +25,9 @@ class Providers:
     store: VectorStore
     llm: LLM | None = None  # None: extractive answers, no understanding or relevance calls
     reranker: Reranker | None = None  # None: relevance from one LLM call, else from cosine
+
+
+ProvidersFor = Callable[[Guru], Providers]  # what an edge hands a service that picks the guru
 
 
 def providers_for(guru: Guru) -> Providers:

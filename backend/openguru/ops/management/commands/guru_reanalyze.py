@@ -29,7 +29,7 @@ class Command(BaseCommand):
         target = store.bm25_analyzer
         failed = []
         for guru in gurus:
-            before = guru_bm25_analyzer(guru=guru)
+            before = guru_bm25_analyzer(guru=guru, store=store)
             try:
                 moved = guru_reanalyze(guru=guru)
             except DomainError as error:
