@@ -17,6 +17,7 @@ from openguru.api_v1.gurubase import SOURCE_STATUSES, SOURCE_TYPES
 from openguru.api_v1.services import NewSource, sources_add, sources_each, sources_upload
 from openguru.core.models import DB_ID_MAX
 from openguru.core.openapi import PAGE_PARAMETERS, errors, page_of
+from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_list
 from openguru.sources.services import source_delete, source_reindex
@@ -225,7 +226,7 @@ class DataSourcesApi(V1Api):
 
 
 def _delete(source: DataSource) -> None:
-    source_delete(source=source)
+    source_delete(source=source, store=get_vector_store())
 
 
 def _new_sources(data: dict[str, Any]) -> list[NewSource]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openguru.answers.engine.ask import AskRequest, ask
-from openguru.answers.engine.providers import Providers, providers_for
+from openguru.answers.engine.providers import Providers
 from openguru.answers.services import guru_questions_delete
 from openguru.evaluation.answer_grounding import grounding_summary, guru_answers_ground
 from openguru.evaluation.answer_quality import contains_span, token_f1
@@ -44,9 +44,8 @@ class EngineAnswer:
     cached: bool = False  # replayed from an earlier answer
 
 
-def engine_answer(*, guru: Guru, question: str) -> EngineAnswer:
+def engine_answer(*, guru: Guru, question: str, providers: Providers) -> EngineAnswer:
     """Ask one question and collect the stream. Blocking: call it from a plain thread."""
-    providers = providers_for(guru)
     return asyncio.run(_collect(AskRequest(guru=guru, question=question), providers))
 
 
@@ -138,11 +137,12 @@ def engine_answer_run(
     out_of_scope: str,
     outside: Sequence[Query],
     workers: int,
+    providers: Providers,
 ) -> EngineAnswerRun:
     guru_questions_delete(guru=guru)
 
     def one(query: Query) -> EngineAnswer:
-        return engine_answer(guru=guru, question=query.text)
+        return engine_answer(guru=guru, question=query.text, providers=providers)
 
     answers = ordered_map(one, [query for query, _ in in_scope], workers=workers)
     refusals = ordered_map(one, list(outside), workers=workers)

@@ -21,7 +21,7 @@ from django.db.models import Model
 from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
 from openguru.gurus.models import Guru
 from openguru.integrations.models import WidgetId
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.models import DataSource
 
 FORMAT = "openguru-guru-export"
@@ -56,21 +56,19 @@ def file_entry(source_pk: int, name: str) -> str:
     return f"files/{source_pk}/{PurePath(name).name}"
 
 
-def _chunks(guru: Guru, source: DataSource) -> list[dict[str, Any]]:
-    hits = get_vector_store().source_chunks(
-        guru.collection_name, source_id=source.pk, limit=sys.maxsize
-    )
+def _chunks(guru: Guru, source: DataSource, store: VectorStore) -> list[dict[str, Any]]:
+    hits = store.source_chunks(guru.collection_name, source_id=source.pk, limit=sys.maxsize)
     hits.sort(key=lambda hit: hit.chunk_hash)  # the same archive for the same index
     return [
         {"text": h.text, "hash": h.chunk_hash, "type": h.type, "metadata": h.metadata} for h in hits
     ]
 
 
-def guru_export(*, guru: Guru, out: Path) -> ExportSummary:
+def guru_export(*, guru: Guru, out: Path, store: VectorStore) -> ExportSummary:
     sources = list(DataSource.objects.filter(guru=guru).order_by("pk"))
     binges = list(Binge.objects.filter(guru=guru).select_related("owner"))
     questions = list(Question.objects.filter(guru=guru).order_by("created_at", "pk"))
-    chunks = {str(source.pk): _chunks(guru, source) for source in sources}
+    chunks = {str(source.pk): _chunks(guru, source, store) for source in sources}
     document = {
         "format": FORMAT,
         "version": VERSION,

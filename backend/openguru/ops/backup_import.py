@@ -8,6 +8,7 @@ collection instead."""
 import json
 import logging
 import zipfile
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,8 @@ from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.gurus.services import EDITABLE_FIELDS, guru_create
 from openguru.ops.backup_export import DOCUMENT, FORMAT, VERSION, file_entry
-from openguru.providers.embeddings.factory import get_embedder
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.embeddings.base import Embedder
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.chunking.base import Chunk
 from openguru.sources.indexing import IndexTarget, index_chunks
 from openguru.sources.models import DataSource
@@ -100,12 +101,20 @@ def _sources(
     return ids, to_embed
 
 
-def _embed(guru: Guru, source: DataSource, chunks: list[Row]) -> None:
+@dataclass(frozen=True)
+class RestoreProviders:
+    """What a restore embeds the archived chunks with and stores them in."""
+
+    embedder: Embedder
+    store: VectorStore
+
+
+def _embed(guru: Guru, source: DataSource, chunks: list[Row], providers: RestoreProviders) -> None:
     stats = index_chunks(
         chunks=[Chunk(c["text"], c["hash"], c["type"], c["metadata"]) for c in chunks],
         target=IndexTarget(guru.collection_name, guru.embedding_dimension, source.pk),
-        embedder=get_embedder(),
-        store=get_vector_store(),
+        embedder=providers.embedder,
+        store=providers.store,
     )
     DataSource.objects.filter(pk=source.pk).update(chunk_count=stats.chunks_total)
 
@@ -160,7 +169,7 @@ def _conversations(document: dict[str, Any], guru: Guru, sources: dict[int, int]
         _save(row, guru=guru.pk)
 
 
-def guru_import(*, archive_path: Path, slug: str = "") -> Guru:
+def guru_import(*, archive_path: Path, providers: RestoreProviders, slug: str = "") -> Guru:
     with zipfile.ZipFile(archive_path) as archive:
         document = _read(archive)
         slug = slug or document["guru"]["fields"]["slug"]
@@ -172,18 +181,18 @@ def guru_import(*, archive_path: Path, slug: str = "") -> Guru:
                 _conversations(document, guru, sources)
                 for source, chunks in restored:
                     if chunks:
-                        _embed(guru, source, chunks)
+                        _embed(guru, source, chunks, providers)
                     else:
                         transaction.on_commit(partial(_queue, source.pk))
             except BaseException:
-                get_vector_store().drop_collection(guru.collection_name)
+                providers.store.drop_collection(guru.collection_name)
                 for name in saved:
                     default_storage.delete(name)
                 raise
     return guru
 
 
-def guru_vectors_restore(*, archive_path: Path) -> Guru:
+def guru_vectors_restore(*, archive_path: Path, providers: RestoreProviders) -> Guru:
     """Rebuild the collection of a guru restored from a database dump (scripts/restore.sh): the
     dump holds every row but no vectors, so the archive's chunks are embedded again into the
     guru's collection; nothing is fetched. A dump keeps ids, so each source gets the archived
@@ -196,21 +205,20 @@ def guru_vectors_restore(*, archive_path: Path) -> Guru:
     if guru is None:
         raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{slug}' to restore into.")
     archived_urls = {row["pk"]: row["fields"]["url"] for row in document["sources"]}
-    embedder = get_embedder()
+    embedder, store = providers.embedder, providers.store
     configured = (embedder.model_name, embedder.dimension)
     if (guru.embedding_model, guru.embedding_dimension) != configured:
         # Embedded again with the configured model: saved questions' vectors are of the old one.
         guru.embedding_model, guru.embedding_dimension = embedder.model_name, embedder.dimension
         guru.save(update_fields=["embedding_model", "embedding_dimension"])
         Question.objects.filter(guru=guru).update(vector=None)
-    store = get_vector_store()
     store.drop_collection(guru.collection_name)  # rebuilt whole: nothing stale stays
     store.create_collection(guru.collection_name, dimension=guru.embedding_dimension)
     for source in DataSource.objects.filter(guru=guru).order_by("pk"):
         same = archived_urls.get(source.pk) == source.url
         chunks = document["chunks"].get(str(source.pk), []) if same else []
         if chunks:
-            _embed(guru, source, chunks)
+            _embed(guru, source, chunks, providers)
         elif source.chunk_count:
             _queue(source.pk)
     return guru

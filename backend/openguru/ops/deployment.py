@@ -5,7 +5,8 @@ from typing import Any
 
 from django.conf import settings
 
-from openguru.providers.llm.factory import get_llm, llm_configured
+from openguru.providers.llm.base import LLM
+from openguru.providers.llm.factory import llm_configured
 
 
 def _llm_provider() -> str:
@@ -17,9 +18,8 @@ def _llm_provider() -> str:
     return "openai" if settings.OPENAI_API_KEY or settings.OPENAI_BASE_URL else "gemini"
 
 
-def deployment_providers() -> dict[str, Any]:
+def deployment_providers(*, llm: LLM | None) -> dict[str, Any]:
     """The providers this deployment runs on, as the environment configures them (no secrets)."""
-    llm = get_llm()
     return {
         "providers": {
             "llm": _llm_provider(),

@@ -12,6 +12,7 @@ from openguru.core.models import PlatformSettings
 from openguru.core.openapi import errors
 from openguru.core.platform_settings import platform_settings_get, platform_settings_update
 from openguru.ops.deployment import deployment_providers
+from openguru.providers.llm.factory import get_llm
 
 
 def _zero_to_one(help_text: str = "") -> serializers.FloatField:
@@ -89,7 +90,7 @@ class SettingsApi(APIView):
     }
 
     def _output(self, row: PlatformSettings) -> dict[str, Any]:
-        return {**self.OutputSerializer(row).data, **deployment_providers()}
+        return {**self.OutputSerializer(row).data, **deployment_providers(llm=get_llm())}
 
     @extend_schema(
         operation_id="settings_get",

@@ -6,6 +6,7 @@ from rest_framework.views import APIView
 
 from openguru.core.openapi import errors
 from openguru.gurus.selectors import guru_get
+from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_get, source_list
 from openguru.sources.services import (
@@ -152,7 +153,8 @@ class SourceDetailApi(APIView):
         responses={204: None, **errors(401, 403, 404)},
     )
     def delete(self, request: Request, slug: str, source_id: int) -> Response:
-        source_delete(source=source_get(guru=guru_get(slug=slug), source_id=source_id))
+        source = source_get(guru=guru_get(slug=slug), source_id=source_id)
+        source_delete(source=source, store=get_vector_store())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

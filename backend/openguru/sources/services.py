@@ -14,7 +14,7 @@ from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.task_send import task_send
 from openguru.gurus.models import Guru
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.models import DataSource
 from openguru.sources.routing import SOURCE_TASK
 from openguru.sources.signals import sources_changed
@@ -127,7 +127,7 @@ def source_reindex(*, source: DataSource) -> DataSource:
     return source
 
 
-def source_delete(*, source: DataSource) -> None:
+def source_delete(*, source: DataSource, store: VectorStore) -> None:
     guru_id, collection, source_id = source.guru_id, source.guru.collection_name, source.pk
     stored_file = source.file if source.file else None
     sources_changed.send(DataSource, source_ids=[source_id])
@@ -135,18 +135,21 @@ def source_delete(*, source: DataSource) -> None:
     source.delete()
 
     def _cleanup() -> None:
-        _source_chunks_delete(guru_id=guru_id, collection=collection, source_id=source_id)
+        _source_chunks_delete(
+            guru_id=guru_id, collection=collection, source_id=source_id, store=store
+        )
         if stored_file is not None:
             stored_file.delete(save=False)
 
     transaction.on_commit(_cleanup)
 
 
-def _source_chunks_delete(*, guru_id: int, collection: str, source_id: int) -> None:
+def _source_chunks_delete(
+    *, guru_id: int, collection: str, source_id: int, store: VectorStore
+) -> None:
     """Delete a deleted source's chunks from the collection its guru keeps. Under the guru's row
     lock: a move to a new collection (`guru_reanalyze`) holds it while it copies, so the chunks
     are deleted from the copy once it is done, not left behind in it."""
-    store = get_vector_store()
     with transaction.atomic():
         current = (
             Guru.objects.select_for_update()

@@ -25,6 +25,8 @@ from openguru.core.client_address import client_fingerprint, client_ip
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import errors
 from openguru.gurus.selectors import guru_get
+from openguru.providers.llm.factory import get_llm
+from openguru.providers.vectorstore.factory import get_vector_store
 
 TAGS = ["answers"]
 _SLUG = "how-do-i-create-a-virtual-environment"
@@ -135,7 +137,7 @@ class GuruOverviewApi(PublicApi):
         guru = guru_get(slug=slug, active_only=True)
         output = self.OutputSerializer(
             {
-                "example_questions": example_questions(guru=guru),
+                "example_questions": example_questions(guru=guru, store=get_vector_store()),
                 "recent": questions_recent(guru=guru),
                 "popular": questions_popular(guru=guru),
                 "sources": sources_by_type(guru=guru),
@@ -252,6 +254,5 @@ class QuestionFollowUpsApi(PublicApi):
         },
     )
     def get(self, request: Request, slug: str, question_slug: str) -> Response:
-        return Response(
-            question_follow_ups(question=question_from_request(request, slug, question_slug))
-        )
+        question = question_from_request(request, slug, question_slug)
+        return Response(question_follow_ups(question=question, llm=get_llm()))

@@ -9,7 +9,7 @@ from openguru.answers.engine.prompts import FOLLOW_UP_SCHEMA, follow_up_messages
 from openguru.answers.models import Question
 from openguru.answers.services import question_follow_ups_save
 from openguru.core.errors import DomainError
-from openguru.providers.llm.factory import get_llm
+from openguru.providers.llm.base import LLM
 
 logger = logging.getLogger(__name__)
 
@@ -17,12 +17,11 @@ MAX_FOLLOW_UPS = 3
 MAX_FOLLOW_UP_CHARS = 200
 
 
-def question_follow_ups(*, question: Question) -> list[str]:
+def question_follow_ups(*, question: Question, llm: LLM | None) -> list[str]:
     """Blocking. Made once and kept; a failed call (or no LLM) gives none and keeps nothing,
     so the next request tries again."""
     if question.follow_up_examples is not None:
         return list(question.follow_up_examples)
-    llm = get_llm()
     if llm is None or not question.content:
         return []
     messages = follow_up_messages(

@@ -15,7 +15,7 @@ from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.providers.llm.factory import llm_configured
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.models import DataSource
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def sources_by_type(*, guru: Guru) -> dict[str, Any]:
     return {"total": sum(row["count"] for row in by_type), "by_type": by_type, "titles": titles}
 
 
-def example_questions(*, guru: Guru) -> list[str]:
+def example_questions(*, guru: Guru, store: VectorStore) -> list[str]:
     """Up to MAX_EXAMPLES questions to offer a first-time visitor, kept a few minutes: with an
     LLM and a summarized guru, what visitors asked; otherwise (or to fill up) questions made
     from the headings of its sources, else from their titles."""
@@ -93,7 +93,7 @@ def example_questions(*, guru: Guru) -> list[str]:
         asked += [q.question for q in questions_recent(guru=guru, limit=MAX_EXAMPLES)]
         examples = _distinct(asked)
     if len(examples) < MAX_EXAMPLES:
-        examples = _distinct([*examples, *map(question_from_heading, _headings(guru))])
+        examples = _distinct([*examples, *map(question_from_heading, _headings(guru, store))])
     cache_guarded(
         lambda: cache.set(key, examples[:MAX_EXAMPLES], timeout=EXAMPLES_TTL),
         use="examples",
@@ -111,7 +111,7 @@ def _sources_for_examples(guru: Guru) -> list[tuple[int, str]]:
     return list(sources[:HEADING_SOURCES])
 
 
-def _headings(guru: Guru) -> list[str]:
+def _headings(guru: Guru, store: VectorStore) -> list[str]:
     """The last heading of a few chunks of each source (the vector store keeps them), else the
     source's title. A vector store that cannot answer costs the headings, not the page: the
     titles stand in, and it is not asked again for the other sources."""
@@ -121,7 +121,7 @@ def _headings(guru: Guru) -> list[str]:
         found: list[str] = []
         if store_answers:
             try:
-                found = _source_headings(guru, source_id)
+                found = _source_headings(guru, source_id, store)
             except DomainError as exc:
                 logger.warning("no headings for the example questions: %s", exc)
                 store_answers = False
@@ -129,10 +129,8 @@ def _headings(guru: Guru) -> list[str]:
     return headings
 
 
-def _source_headings(guru: Guru, source_id: int) -> list[str]:
-    hits = get_vector_store().source_chunks(
-        guru.collection_name, source_id=source_id, limit=CHUNKS_PER_SOURCE
-    )
+def _source_headings(guru: Guru, source_id: int, store: VectorStore) -> list[str]:
+    hits = store.source_chunks(guru.collection_name, source_id=source_id, limit=CHUNKS_PER_SOURCE)
     paths = sorted(str(hit.metadata.get("heading_path") or "") for hit in hits)
     return _distinct([path.split(" > ")[-1] for path in paths])
 

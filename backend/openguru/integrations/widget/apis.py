@@ -21,6 +21,7 @@ from openguru.gurus.default_icon import guru_icon_url
 from openguru.gurus.models import Guru
 from openguru.integrations.widget.auth import WidgetApi
 from openguru.integrations.widget.selectors import widget_example_questions
+from openguru.providers.llm.factory import get_llm
 
 TAGS = ["widget"]
 _SLUG = "how-do-i-create-a-virtual-environment"
@@ -154,7 +155,7 @@ class FollowUpExamplesApi(WidgetApi):
         question = _question(
             guru, data.validated_data["question_slug"], data.validated_data.get("binge_id")
         )
-        return Response(question_follow_ups(question=question))
+        return Response(question_follow_ups(question=question, llm=get_llm()))
 
 
 class RecordVoteApi(WidgetApi):

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from openguru.answers.engine.providers import providers_for
 from openguru.answers.engine.retrieval import MODES, Mode
 from openguru.evaluation.charts import draw_charts
 from openguru.evaluation.concurrency import MemoizedQueryEmbedder
@@ -306,6 +307,7 @@ def _engine_answer_runs(
         runs.append(
             engine_answer_run(
                 guru=result.index.guru,
+                providers=providers_for(result.index.guru),
                 dataset=dataset.name,
                 in_scope=in_scope,
                 out_of_scope=source,

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from openguru.gurus.models import Guru
 from openguru.ops.backup_export import guru_export
+from openguru.providers.vectorstore.factory import get_vector_store
 
 
 class Command(BaseCommand):
@@ -43,7 +44,7 @@ class Command(BaseCommand):
         self._export(guru, out)
 
     def _export(self, guru: Guru, out: Path) -> None:
-        summary = guru_export(guru=guru, out=out)
+        summary = guru_export(guru=guru, out=out, store=get_vector_store())
         self.stdout.write(
             f"Exported {guru.slug} to {out}: {summary.sources} sources "
             f"({summary.chunks} chunks, {summary.files} files), {summary.questions} questions."

@@ -8,7 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from openguru.core.errors import DomainError
-from openguru.ops.backup_import import guru_import, guru_vectors_restore
+from openguru.ops.backup_import import RestoreProviders, guru_import, guru_vectors_restore
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.vectorstore.factory import get_vector_store
 
 
 class Command(BaseCommand):
@@ -30,14 +32,17 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["vectors_only"] and options["slug"]:
             raise CommandError("--vectors-only restores into the archive's own guru: no --slug.")
+        providers = RestoreProviders(embedder=get_embedder(), store=get_vector_store())
         try:
             if options["vectors_only"]:
-                guru = guru_vectors_restore(archive_path=options["archive"])
+                guru = guru_vectors_restore(archive_path=options["archive"], providers=providers)
                 self.stdout.write(
                     f"Restored the vectors of {guru.slug}: {guru.sources.count()} sources."
                 )
                 return
-            guru = guru_import(archive_path=options["archive"], slug=options["slug"])
+            guru = guru_import(
+                archive_path=options["archive"], providers=providers, slug=options["slug"]
+            )
         except DomainError as exc:
             raise CommandError(exc.msg) from exc
         self.stdout.write(
