@@ -119,7 +119,8 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
         # On a phone each source is a card: nothing wider than the screen, nothing cut off.
         phone = page.locator("[data-part=sources]").evaluate(
             "t => ({table: t.getBoundingClientRect().right, page: document.documentElement.clientWidth,"
-            " status: t.querySelector('tbody td[data-label=Status]').getBoundingClientRect().right})"
+            " status: t.querySelector('tbody td[data-label=Status]').getBoundingClientRect().right,"
+            " overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth})"
         )
         view.shot("sources-phone")
         page.set_viewport_size({"width": 1100, "height": 900})
@@ -135,6 +136,7 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
     assert seen["rows"] == 0
     phone = seen["phone"]
     assert phone["table"] <= phone["page"] and phone["status"] <= phone["page"], phone
+    assert phone["overflow"] <= 0, f"the console is wider than a phone by {phone['overflow']}px"
     assert not DataSource.objects.filter(guru=lions).exists()
 
     with FakeDiscordServer(token=BOT_TOKEN) as discord:
@@ -209,11 +211,19 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
         page = view.page
         page.get_by_role("button", name="Sign out").click()
         page.wait_for_url("**/console/sign-in")
+        # Django's session is asked on the server: the redirect is the first answer, no page yet.
+        first = page.request.get(f"{origin}/console/gurus/lions/sources?tab=x", max_redirects=0)
+        redirect = (first.status, first.headers.get("location", ""))
         page.goto(f"{origin}/console/api-keys")
         page.wait_for_url("**/console/sign-in?next=%2Fconsole%2Fapi-keys")
-        return page.url
+        return {"url": page.url, "redirect": redirect}
 
-    assert console.browser.run(sign_out).endswith("next=%2Fconsole%2Fapi-keys")
+    signed_out = console.browser.run(sign_out)
+    assert signed_out["url"].endswith("next=%2Fconsole%2Fapi-keys")
+    assert signed_out["redirect"][0] == 307
+    assert signed_out["redirect"][1].endswith(
+        "/console/sign-in?next=%2Fconsole%2Fgurus%2Flions%2Fsources%3Ftab%3Dx"
+    )
     assert view.dialogs == [] and view.errors == []
     assert list(view.a11y) == ["guru-settings", "sources", "integrations", "settings"]
     found = "\n".join(f"{name}: {line}" for name, lines in view.a11y.items() for line in lines)

@@ -56,7 +56,7 @@ export function AnswerView(props: AnswerViewProps) {
       {state.status === "stopped" ? <p className={styles.muted}>Stopped.</p> : null}
       {state.status === "error" && state.error ? (
         <div className={styles.error} role="alert" data-part="error">
-          <p>{state.error.msg}</p>
+          <p>{state.error.message}</p>
           <button type="button" className={styles.secondaryButton} onClick={onRetry}>
             Retry
           </button>

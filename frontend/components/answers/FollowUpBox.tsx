@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useId, useState, type FormEvent } from "react";
 
-import { AskFailure, createBinge } from "@/lib/answers/client";
+import { createBinge } from "@/lib/answers/client";
+import { ApiError } from "@/lib/api/client";
 import { useAnswerStream, type AnswerState } from "@/lib/answers/hooks";
 import { bingePath } from "@/lib/answers/types";
 
@@ -54,7 +55,7 @@ export function FollowUpBox(props: FollowUpBoxProps) {
     try {
       session ??= await createBinge(guruSlug, rootSlug);
     } catch (error) {
-      setStartError(error instanceof AskFailure ? error.error.msg : "Could not start a follow-up.");
+      setStartError(error instanceof ApiError ? error.message : "Could not start a follow-up.");
       return;
     }
     setQuestion("");

@@ -2,7 +2,8 @@
 
 import { useId, useState, type FormEvent } from "react";
 
-import { AskFailure, sendVote, type VoteType } from "@/lib/answers/client";
+import { sendVote, type VoteType } from "@/lib/answers/client";
+import { ApiError } from "@/lib/api/client";
 import { rememberVote, useRememberedVote, voteKey } from "@/lib/answers/votes";
 
 import styles from "./answers.module.css";
@@ -34,7 +35,7 @@ export function VoteBox({ guruSlug, questionSlug, bingeId }: VoteBoxProps) {
       setMessage(text ? "Thanks for your feedback." : "Thanks for your vote.");
     } catch (error) {
       setStatus("error");
-      setMessage(error instanceof AskFailure ? error.error.msg : "The vote was not recorded.");
+      setMessage(error instanceof ApiError ? error.message : "The vote was not recorded.");
     }
   }
 

@@ -1,10 +1,10 @@
-import type { ApiFailure } from "@/lib/http";
+import { TIMED_OUT, UNREACHABLE, type ApiError } from "@/lib/api/client";
 
 import { Notice } from "./Notice";
 
 /** The one way pages explain a failed API call. */
-export function ApiProblem({ error }: { error: ApiFailure }) {
-  if (error.kind === "unreachable") {
+export function ApiProblem({ error }: { error: ApiError }) {
+  if (error.code === UNREACHABLE || error.code === TIMED_OUT) {
     return (
       <Notice tone="warn" title="API unreachable">
         {error.message} Start the backend (<code>make run</code>) and reload this page.

@@ -1,4 +1,4 @@
-import { apiRequest, guruPath, v1Path } from "@/lib/console/client";
+import { apiRequest, guruPath, v1Path } from "@/lib/api/client";
 import { saveResponse } from "@/lib/console/download";
 
 import type { ExportType, Interval } from "./types";

@@ -2,7 +2,7 @@ import "server-only";
 
 import { cache } from "react";
 
-import { getJson, type ApiResult } from "@/lib/http";
+import { getJson, type ApiResult } from "@/lib/api/client";
 
 import {
   parseBinge,

@@ -1,11 +1,12 @@
 /**
- * Browser calls to Django, same-origin through /api (Next rewrites it in development, nginx in
- * production). Asking is a POST, which EventSource cannot send, so the stream is read from
- * fetch's body and parsed here.
+ * The site's calls that change something: asking, voting, starting a binge. Asking is a POST,
+ * which EventSource cannot send, so the stream is read from the response body and parsed here;
+ * the request itself and its failures go through the one API client.
  */
+import { ApiError, apiJson, apiRequest, errorFromBody, guruPath, INVALID } from "@/lib/api/client";
 import { isRecord } from "@/lib/json";
 
-import { parseApiError, parseReferences, type ApiError, type Reference } from "./types";
+import { parseReferences, type Reference } from "./types";
 
 export interface AskParams {
   guruSlug: string;
@@ -106,24 +107,10 @@ function toEvent(raw: RawEvent): StreamEvent | null {
         },
       };
     case "error":
-      return { type: "error", error: parseApiError(data, "The answer failed.") };
+      return { type: "error", error: errorFromBody(200, data, "The answer failed.") };
     default:
       return null;
   }
-}
-
-const guruApi = (slug: string) => `/api/gurus/${encodeURIComponent(slug)}`;
-
-/** Thrown for failures before the stream starts (HTTP errors, network). */
-export class AskFailure extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.msg);
-  }
-}
-
-async function failure(response: Response): Promise<AskFailure> {
-  const body: unknown = await response.json().catch(() => null);
-  return new AskFailure(parseApiError(body, `The server answered ${response.status}.`));
 }
 
 /** POSTs the question and yields the stream's events as they arrive. */
@@ -134,19 +121,13 @@ export async function* askStream(
   const body: Record<string, string> = { question: params.question };
   if (params.bingeId) body.binge_id = params.bingeId;
   if (params.parentSlug) body.parent_slug = params.parentSlug;
-  let response: Response;
-  try {
-    response = await fetch(`${guruApi(params.guruSlug)}/answer/stream/`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new AskFailure({ code: "unreachable", msg: "The server could not be reached." });
-  }
-  if (!response.ok || !response.body) throw await failure(response);
+  const response = await apiRequest(`${guruPath(params.guruSlug)}/answer/stream/`, {
+    method: "POST",
+    json: body,
+    accept: "text/event-stream",
+    signal,
+  });
+  if (!response.body) throw new ApiError(response.status, INVALID, "The answer did not stream.");
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
   for (;;) {
@@ -159,21 +140,6 @@ export async function* askStream(
   }
 }
 
-async function postJson(path: string, body: object): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new AskFailure({ code: "unreachable", msg: "The server could not be reached." });
-  }
-  if (!response.ok) throw await failure(response);
-  return response.json();
-}
-
 export type VoteType = "upvote" | "downvote";
 
 export async function sendVote(
@@ -181,9 +147,12 @@ export async function sendVote(
   questionSlug: string,
   vote: { vote_type: VoteType; feedback?: string; binge_id?: string | null },
 ): Promise<{ upvotes: number; downvotes: number }> {
-  const body = await postJson(
-    `${guruApi(guruSlug)}/questions/${encodeURIComponent(questionSlug)}/vote/`,
-    vote.binge_id ? vote : { vote_type: vote.vote_type, feedback: vote.feedback },
+  const body = await apiJson<unknown>(
+    `${guruPath(guruSlug)}/questions/${encodeURIComponent(questionSlug)}/vote/`,
+    {
+      method: "POST",
+      json: vote.binge_id ? vote : { vote_type: vote.vote_type, feedback: vote.feedback },
+    },
   );
   const counts = isRecord(body) ? body : {};
   return {
@@ -193,9 +162,12 @@ export async function sendVote(
 }
 
 export async function createBinge(guruSlug: string, rootSlug: string): Promise<string> {
-  const body = await postJson(`${guruApi(guruSlug)}/binges/`, { root_slug: rootSlug });
+  const body = await apiJson<unknown>(`${guruPath(guruSlug)}/binges/`, {
+    method: "POST",
+    json: { root_slug: rootSlug },
+  });
   if (!isRecord(body) || typeof body.binge_id !== "string") {
-    throw new AskFailure({ code: "invalid", msg: "Unexpected response from the server." });
+    throw new ApiError(200, INVALID, "Unexpected response from the server.");
   }
   return body.binge_id;
 }

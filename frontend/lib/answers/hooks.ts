@@ -2,8 +2,10 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import { AskFailure, askStream, type AskParams, type StreamDone } from "./client";
-import type { ApiError, Reference } from "./types";
+import { ApiError } from "@/lib/api/client";
+
+import { askStream, type AskParams, type StreamDone } from "./client";
+import type { Reference } from "./types";
 
 export type AnswerStatus = "idle" | "streaming" | "done" | "stopped" | "error";
 
@@ -89,15 +91,15 @@ export function useAnswerStream(onDone?: (state: AnswerState) => void) {
         update({
           ...current,
           status: "error",
-          error: { code: "interrupted", msg: "The answer was cut off before it finished." },
+          error: new ApiError(0, "interrupted", "The answer was cut off before it finished."),
         });
       }
     } catch (error) {
       if (abort.signal.aborted) return;
       const apiError =
-        error instanceof AskFailure
-          ? error.error
-          : { code: "interrupted", msg: "The connection was lost while the answer streamed." };
+        error instanceof ApiError
+          ? error
+          : new ApiError(0, "interrupted", "The connection was lost while the answer streamed.");
       update({ ...current, status: "error", error: apiError });
     }
   }, []);

@@ -63,11 +63,6 @@ export interface SitemapEntry {
   date_updated: string;
 }
 
-export interface ApiError {
-  code: string;
-  msg: string;
-}
-
 const num = (value: unknown, fallback = 0): number =>
   typeof value === "number" && Number.isFinite(value) ? value : fallback;
 
@@ -183,13 +178,6 @@ export function parseSitemap(value: unknown): SitemapEntry[] | null {
       slug: String(e.slug),
       date_updated: stringOr(e.date_updated, ""),
     }));
-}
-
-export function parseApiError(value: unknown, fallback: string): ApiError {
-  if (isRecord(value) && typeof value.msg === "string") {
-    return { code: stringOr(value.code, "error"), msg: value.msg };
-  }
-  return { code: "error", msg: fallback };
 }
 
 /** Where a question lives on the site; a binge's questions carry the binge in the query. */

@@ -1,13 +1,8 @@
-/** `GET /api/auth/session/` and the login answer. */
-export interface SessionUser {
-  username: string;
-  is_staff: boolean;
-}
+import type { Schemas } from "@/lib/api/types";
 
-export interface Session {
-  authenticated: boolean;
-  user: SessionUser | null;
-}
+/** `GET /api/auth/session/` and the login answer. */
+export type SessionUser = Schemas["UserOutput"];
+export type Session = Schemas["AuthSessionOutput"];
 
 export function isConsoleUser(session: Session | undefined): boolean {
   return Boolean(session?.authenticated && session.user?.is_staff);

@@ -1,7 +1,7 @@
 /** Admin calls on gurus (`gurus/apis.py`): create, change, delete, icon upload. */
 import type { Guru } from "@/lib/gurus/types";
 
-import { apiJson, apiRequest, guruPath } from "./client";
+import { apiJson, apiRequest, guruPath } from "@/lib/api/client";
 import { useApi } from "./hooks";
 
 /** What the admin form edits; Django validates every field. */

@@ -2,7 +2,7 @@
 
 import useSWR, { type SWRConfiguration } from "swr";
 
-import { apiJson, type ApiError } from "./client";
+import { apiJson, type ApiError } from "@/lib/api/client";
 
 const fetcher = <T>(path: string) => apiJson<T>(path);
 

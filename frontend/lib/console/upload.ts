@@ -1,7 +1,7 @@
 /**
  * Multipart uploads through XMLHttpRequest: fetch reports no upload progress, XHR does.
  */
-import { ApiError, csrfToken, errorFromBody } from "./client";
+import { ApiError, csrfToken, errorFromBody } from "@/lib/api/client";
 
 export interface UploadProgress {
   loaded: number;

@@ -2,7 +2,7 @@
 
 import { useCallback, useState } from "react";
 
-import { describeError } from "./client";
+import { describeError } from "@/lib/api/client";
 
 /** Runs one async action at a time and keeps its outcome in words for the form to show. */
 export function useAction() {

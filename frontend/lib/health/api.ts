@@ -1,6 +1,6 @@
 import "server-only";
 
-import { getJson, type ApiResult } from "@/lib/http";
+import { getJson, type ApiResult } from "@/lib/api/client";
 
 import { parseHealthReport, type HealthReport } from "./types";
 

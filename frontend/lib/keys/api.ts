@@ -1,4 +1,4 @@
-import { apiJson, apiRequest } from "@/lib/console/client";
+import { apiJson, apiRequest } from "@/lib/api/client";
 
 import type { CreatedApiKey } from "./types";
 

@@ -1,4 +1,4 @@
-import { apiJson } from "@/lib/console/client";
+import { apiJson } from "@/lib/api/client";
 
 import type { PlatformSettings, SettingValue } from "./types";
 

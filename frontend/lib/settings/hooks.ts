@@ -2,7 +2,7 @@
 
 import useSWR from "swr";
 
-import { ApiError } from "@/lib/console/client";
+import { ApiError, apiJson, INVALID } from "@/lib/api/client";
 import { useApi } from "@/lib/console/hooks";
 import { parseHealthReport, type HealthReport } from "@/lib/health/types";
 
@@ -15,9 +15,8 @@ export function usePlatformSettings() {
 
 /** Health answers 503 with the same report when a component is down: that is still the report. */
 async function fetchHealth(path: string): Promise<HealthReport> {
-  const response = await fetch(path, { credentials: "include", cache: "no-store" });
-  const report = parseHealthReport(await response.json().catch(() => null));
-  if (!report) throw new ApiError(response.status, "invalid", "Health could not be read.");
+  const report = parseHealthReport(await apiJson<unknown>(path, { acceptStatuses: [503] }));
+  if (!report) throw new ApiError(200, INVALID, "Health could not be read.");
   return report;
 }
 

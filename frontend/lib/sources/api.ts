@@ -1,4 +1,4 @@
-import { apiJson, apiRequest, guruPath, v1Path } from "@/lib/console/client";
+import { apiJson, apiRequest, guruPath, v1Path } from "@/lib/api/client";
 import { uploadWithProgress, type UploadProgress } from "@/lib/console/upload";
 
 import type { Crawl, NewSource, Source } from "./types";

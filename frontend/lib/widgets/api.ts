@@ -1,4 +1,4 @@
-import { apiJson, apiRequest, guruPath } from "@/lib/console/client";
+import { apiJson, apiRequest, guruPath } from "@/lib/api/client";
 
 import type { WidgetId } from "./types";
 

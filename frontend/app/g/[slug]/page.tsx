@@ -36,7 +36,7 @@ export default async function GuruPage({ params }: GuruPageProps) {
   const { slug } = await params;
   const [result, overview] = await Promise.all([getGuru(slug), getOverview(slug)]);
   if (!result.ok) {
-    if (result.error.kind === "http" && result.error.status === 404) notFound();
+    if (result.error.status === 404) notFound();
     return (
       <main className={styles.main}>
         <ApiProblem error={result.error} />

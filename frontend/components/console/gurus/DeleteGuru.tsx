@@ -5,7 +5,7 @@ import { useState } from "react";
 import { mutate } from "swr";
 
 import { ConfirmButton } from "@/components/console/ui/ConfirmButton";
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 import { deleteGuru, GURUS_PATH } from "@/lib/console/gurus";
 
 export function DeleteGuru({ slug, name }: { slug: string; name: string }) {

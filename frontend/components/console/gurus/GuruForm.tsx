@@ -8,7 +8,7 @@ import { Notice } from "@/components/ui/Notice";
 import { Button } from "@/components/console/ui/Button";
 import formStyles from "@/components/console/ui/forms.module.css";
 import styles from "@/components/console/ui/layout.module.css";
-import { describeError, guruPath } from "@/lib/console/client";
+import { describeError, guruPath } from "@/lib/api/client";
 import {
   createInput,
   previewGuru,

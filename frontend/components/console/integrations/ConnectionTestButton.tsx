@@ -4,7 +4,7 @@ import { useState } from "react";
 
 import { Badge } from "@/components/ui/Badge";
 import { Button } from "@/components/console/ui/Button";
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 import { testIntegration } from "@/lib/integrations/api";
 import type { ConnectionTest } from "@/lib/integrations/types";
 

@@ -5,14 +5,21 @@ import { useEffect, type ReactNode } from "react";
 
 import { ErrorNotice, Loading } from "@/components/console/ui/Status";
 import { useSession } from "@/lib/auth/hooks";
-import { isConsoleUser } from "@/lib/auth/types";
+import { isConsoleUser, type Session } from "@/lib/auth/types";
 
 import { ConsoleNav } from "./ConsoleNav";
 import styles from "../ui/layout.module.css";
 
-/** Every console page: Django's session decides; signed out goes to the sign-in page. */
-export function ConsoleGuard({ children }: { children: ReactNode }) {
-  const { data: session, error } = useSession();
+interface ConsoleGuardProps {
+  children: ReactNode;
+  /** What the server's sign-in check read (null when it could not ask). */
+  initialSession: Session | null;
+}
+
+/** Every console page: Django's session decides; signed out goes to the sign-in page. The
+ * server checks before the first render; this keeps watching (a sign-out in another tab). */
+export function ConsoleGuard({ children, initialSession }: ConsoleGuardProps) {
+  const { data: session, error } = useSession(initialSession);
   const router = useRouter();
   const pathname = usePathname();
   const signedOut = session !== undefined && !isConsoleUser(session);

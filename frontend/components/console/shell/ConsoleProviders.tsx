@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { mutate, SWRConfig } from "swr";
 
 import { SESSION_PATH } from "@/lib/auth/api";
-import { ApiError } from "@/lib/console/client";
+import { ApiError } from "@/lib/api/client";
 
 /** When any admin call says "not signed in", ask for the session again: the guard then
  * sends the browser to the sign-in page. */

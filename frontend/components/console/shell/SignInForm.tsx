@@ -11,7 +11,7 @@ import formStyles from "@/components/console/ui/forms.module.css";
 import { SESSION_PATH, signIn } from "@/lib/auth/api";
 import { useSession } from "@/lib/auth/hooks";
 import { isConsoleUser } from "@/lib/auth/types";
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 
 /** Only console paths: `next` comes from the address bar and must not lead elsewhere. */
 function safeNext(next: string | null): string {

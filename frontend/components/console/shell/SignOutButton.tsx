@@ -6,7 +6,7 @@ import { mutate } from "swr";
 
 import { Button } from "@/components/console/ui/Button";
 import { SESSION_PATH, signOut } from "@/lib/auth/api";
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 
 export function SignOutButton() {
   const router = useRouter();

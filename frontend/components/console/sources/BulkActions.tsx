@@ -4,7 +4,7 @@ import { useState } from "react";
 
 import { Button } from "@/components/console/ui/Button";
 import { ConfirmButton } from "@/components/console/ui/ConfirmButton";
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 import { deleteSource, reindexSource } from "@/lib/sources/api";
 
 import styles from "./sources.module.css";

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { ActionStatus } from "@/components/console/ui/ActionStatus";
 import { Button } from "@/components/console/ui/Button";
 import formStyles from "@/components/console/ui/forms.module.css";
-import { describeError, v1Path } from "@/lib/console/client";
+import { describeError, v1Path } from "@/lib/api/client";
 import { useApi } from "@/lib/console/hooks";
 import { useAction } from "@/lib/console/useAction";
 import { addPages, startCrawl, stopCrawl } from "@/lib/sources/api";

@@ -3,7 +3,7 @@
 import { useRef, useState, type DragEvent } from "react";
 
 import { Field } from "@/components/console/ui/Field";
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 import { uploadFile } from "@/lib/sources/api";
 
 import { PrivateCheckbox } from "./PrivateCheckbox";

@@ -2,7 +2,7 @@
 
 import { useState, type ReactNode } from "react";
 
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 
 import { Button } from "./Button";
 

@@ -1,5 +1,5 @@
 import { Notice } from "@/components/ui/Notice";
-import { describeError } from "@/lib/console/client";
+import { describeError } from "@/lib/api/client";
 
 /** A polite "loading" line for screen readers and eyes alike. */
 export function Loading({ what }: { what: string }) {

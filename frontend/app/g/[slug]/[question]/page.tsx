@@ -66,7 +66,7 @@ export default async function QuestionPage(props: QuestionPageProps) {
     getQuestion(slug, questionSlug, bingeId),
   ]);
   for (const result of [guru, question]) {
-    if (!result.ok && result.error.kind === "http" && result.error.status === 404) notFound();
+    if (!result.ok && result.error.status === 404) notFound();
   }
   if (!guru.ok || !question.ok) {
     const error = !guru.ok ? guru.error : !question.ok ? question.error : null;

@@ -35,7 +35,7 @@ export default async function BingePage({ params }: BingePageProps) {
   const { slug, binge } = await params;
   const [guru, result] = await Promise.all([getGuru(slug), getBinge(slug, binge)]);
   for (const r of [guru, result]) {
-    if (!r.ok && r.error.kind === "http" && (r.error.status === 404 || r.error.status === 400)) {
+    if (!r.ok && (r.error.status === 404 || r.error.status === 400)) {
       notFound();
     }
   }
