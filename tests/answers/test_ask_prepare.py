@@ -35,12 +35,13 @@ def _site_ask(client: APIClient, question: str, **extra: str):
 
 
 def _widget_ask(client: APIClient, guru: Guru, question: str, **extra: str):
-    widget = widget_id_create(guru=guru)
+    widget = widget_id_create(guru=guru, domain_pattern="https://docs.example.com")
     return client.post(
         "/api/widget/ask/",
         {"question": question, **extra},
         "json",
         HTTP_AUTHORIZATION=widget.key,
+        HTTP_ORIGIN="https://docs.example.com",
     )
 
 
