@@ -1,6 +1,8 @@
 """Test environment: real PostgreSQL (or SQLite for the smoke run), a real Milvus Lite server,
 and loopback servers that speak the external providers' protocols (see tests/fakes/)."""
 
+import contextlib
+import functools
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -12,6 +14,7 @@ from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import get_llm
 from openguru.providers.rerank.factory import get_reranker
 from openguru.providers.vectorstore.lite_server import free_port, start_lite_server
+from pymilvus import MilvusClient
 
 from tests.fakes.openai_server import FakeOpenAIServer
 
@@ -46,6 +49,39 @@ def milvus_server() -> Iterator[str]:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@functools.cache
+def _milvus_client(uri: str) -> MilvusClient:
+    return MilvusClient(uri=uri, timeout=30)
+
+
+@contextlib.contextmanager
+def _dropping_new_collections() -> Iterator[None]:
+    """Drops, on the way out, the collections made inside: Milvus Lite keeps every collection in
+    memory, and a full run's worth of them (one per guru a test makes) outgrows the machine."""
+    if settings.VECTOR_STORE == "memory":
+        yield
+        return
+    client = _milvus_client(settings.MILVUS_URI)
+    before = set(client.list_collections())
+    yield
+    for name in set(client.list_collections()) - before:
+        client.drop_collection(name)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def milvus_collections_per_module(vector_store_server: None) -> Iterator[None]:
+    """What a module's fixtures made goes with the module."""
+    with _dropping_new_collections():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def milvus_collections_per_test(milvus_collections_per_module: None) -> Iterator[None]:
+    """What a test made goes with the test."""
+    with _dropping_new_collections():
+        yield
 
 
 @pytest.fixture
