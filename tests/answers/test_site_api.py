@@ -88,9 +88,9 @@ def test_the_overview_without_answers_offers_questions_from_the_headings(anon_cl
     body = response.json()
     assert set(body) == {"example_questions", "recent", "popular", "sources"}
     assert sorted(body["example_questions"]) == [
-        "What is Exceptions?",
-        "What is List comprehensions?",
-        "What is Virtual environments?",
+        "How do exceptions work?",
+        "How do list comprehensions work?",
+        "How do virtual environments work?",
     ]
     assert body["recent"] == body["popular"] == []
     assert body["sources"] == {
@@ -144,9 +144,9 @@ def test_without_chunks_to_read_the_examples_come_from_source_titles(anon_client
     python_guru.sources.filter(title="Exceptions").update(title="Errors — Python docs")
     examples = anon_client.get("/api/gurus/python/overview/").json()["example_questions"]
     assert sorted(examples) == [
-        "What is Errors?",
-        "What is List comprehensions?",
-        "What is Virtual environments?",
+        "How do errors work?",
+        "How do list comprehensions work?",
+        "How do virtual environments work?",
     ]
 
 

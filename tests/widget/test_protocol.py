@@ -35,10 +35,10 @@ def test_the_guru_as_the_widget_draws_it(live_asgi, python_guru, widget_headers)
         # Nothing asked yet: the titles of its sources.
         "example_questions": body["example_questions"],
     }
-    assert sorted(body["example_questions"]) == [
-        "Exceptions",
-        "List comprehensions",
-        "Virtual environments",
+    assert sorted(body["example_questions"]) == [  # made from the sources' titles
+        "How do exceptions work?",
+        "How do list comprehensions work?",
+        "How do virtual environments work?",
     ]
     ask(live_asgi, widget_headers, IN_SCOPE)
     examples = httpx.get(f"{live_asgi}/api/widget/guru/", headers=widget_headers).json()

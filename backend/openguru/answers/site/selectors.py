@@ -2,7 +2,6 @@
 sources), the sitemap, and one answer with its votes and follow-ups."""
 
 import logging
-import re
 from typing import Any
 from uuid import UUID
 
@@ -11,6 +10,7 @@ from django.db.models import Count, Q, QuerySet
 
 from openguru.answers.models import Binge, Question, Vote
 from openguru.answers.selectors import question_get, question_vote_counts
+from openguru.answers.site.phrasing import question_from_heading
 from openguru.core.cache import cache_guarded
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
@@ -93,7 +93,8 @@ def example_questions(*, guru: Guru, store: VectorStore) -> list[str]:
         asked += [q.question for q in questions_recent(guru=guru, limit=MAX_EXAMPLES)]
         examples = _distinct(asked)
     if len(examples) < MAX_EXAMPLES:
-        examples = _distinct([*examples, *map(question_from_heading, _headings(guru, store))])
+        made = [question_from_heading(h, subject=guru.name) for h in _headings(guru, store)]
+        examples = _distinct([*examples, *made])
     cache_guarded(
         lambda: cache.set(key, examples[:MAX_EXAMPLES], timeout=EXAMPLES_TTL),
         use="examples",
@@ -133,21 +134,6 @@ def _source_headings(guru: Guru, source_id: int, store: VectorStore) -> list[str
     hits = store.source_chunks(guru.collection_name, source_id=source_id, limit=CHUNKS_PER_SOURCE)
     paths = sorted(str(hit.metadata.get("heading_path") or "") for hit in hits)
     return _distinct([path.split(" > ")[-1] for path in paths])
-
-
-# "venv — Python 3.13 docs": what follows a dash or bar is the site's name.
-_TITLE_TAIL = re.compile("\\s+[\u2014\u2013|-]\\s+.*$")
-
-
-def question_from_heading(heading: str) -> str:
-    text = _TITLE_TAIL.sub("", " ".join(heading.split())).strip(" .:#")
-    if not text:
-        return ""
-    if text.endswith("?"):
-        return text
-    if re.match(r"(?i)(how|why|what|when|where|which|who|can|should|is|are|do|does)\b", text):
-        return f"{text[0].upper()}{text[1:]}?"
-    return f"What is {text}?"
 
 
 def _distinct(texts: list[str]) -> list[str]:

@@ -1,6 +1,7 @@
 from django.db.models import QuerySet
 
 from openguru.answers.selectors import question_titles_recent
+from openguru.answers.site.phrasing import question_from_heading
 from openguru.gurus.models import Guru
 from openguru.integrations.models import WidgetId
 from openguru.integrations.widget.domains import origin_allowed
@@ -29,7 +30,7 @@ def widget_origin_known(*, origin: str) -> bool:
 
 def widget_example_questions(*, guru: Guru, limit: int = 3) -> list[str]:
     """What the widget offers to ask before the first question: what visitors asked lately,
-    else the titles of the guru's sources. Two small queries at most."""
+    else questions made from the titles of the guru's sources. Two small queries at most."""
     examples = question_titles_recent(guru=guru, limit=limit)
     if len(examples) < limit:
         titles = (
@@ -38,5 +39,5 @@ def widget_example_questions(*, guru: Guru, limit: int = 3) -> list[str]:
             .order_by("-created_at")
             .values_list("title", flat=True)[: limit - len(examples)]
         )
-        examples += list(titles)
-    return examples
+        examples += [question_from_heading(title, subject=guru.name) for title in titles]
+    return [example for example in examples if example]
