@@ -60,6 +60,7 @@ from tests.fakes.loopback import (
 # The loopback plumbing lives in tests.fakes.loopback; these names stay importable from here.
 from tests.fakes.loopback import RecordedRequest as RecordedRequest
 from tests.fakes.loopback import free_port as free_port
+from tests.fakes.question_writer import is_question_call, questions_for
 
 # ---------------------------------------------------------------------------------------------
 # Deterministic content shared by the fake protocol servers
@@ -332,6 +333,8 @@ class FakeOpenAIServer(LoopbackApp):
                 raise HttpFailure(400, "response_format.type 'json_schema' is not supported.")
             if is_grounding_call(body):
                 return json.dumps(grounding_verdicts(question))
+            if is_question_call(body):
+                return json.dumps(questions_for(question))
             schema = response_format.get("json_schema", {}).get("schema") or {}
             return json.dumps(example_for_schema(schema, first_sentence(question), schema))
         if response_format.get("type") == "json_object":

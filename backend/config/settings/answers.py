@@ -28,6 +28,10 @@ TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 # LLM call, on the light queue; answers/quality/grounding.py) and its trust score lowered for claims
 # they do not back.
 ANSWER_GROUNDING = env.bool("ANSWER_GROUNDING", default=True)
+# With an LLM, after a source is indexed: up to this many questions its readers would likely ask
+# are made and answered as ordinary question pages (answers/site/generated.py); 0 turns it off.
+GENERATED_QUESTIONS_PER_SOURCE = env.int("GENERATED_QUESTIONS_PER_SOURCE", default=5)
+GENERATED_QUESTIONS_PER_GURU = env.int("GENERATED_QUESTIONS_PER_GURU", default=100)
 # Hybrid fusion (answers/engine/fusion.py), settled by `make eval`: rrf | convex.
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="rrf")
 # convex: the dense share w of w * dense + (1 - w) * bm25 (normalised scores).

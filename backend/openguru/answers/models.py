@@ -27,6 +27,7 @@ class Question(TimeStampedModel):
         WIDGET = "WIDGET"
         SLACK = "SLACK"
         DISCORD = "DISCORD"
+        GENERATED = "GENERATED"  # a likely question of a source, asked after its ingestion
 
     guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="questions")
     slug = models.SlugField(max_length=200)
@@ -44,6 +45,14 @@ class Question(TimeStampedModel):
     )
     binge = models.ForeignKey(
         Binge, on_delete=models.CASCADE, null=True, blank=True, related_name="questions"
+    )
+    # The source a GENERATED question was made from: made again when it changes, gone with it.
+    generated_from = models.ForeignKey(
+        "sources.DataSource",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="generated_questions",
     )
     cited_sources = models.ManyToManyField(
         "sources.DataSource", blank=True, related_name="citing_questions"

@@ -6,10 +6,12 @@ from typing import Any
 
 from celery import shared_task
 
+from openguru.answers.channels.generated import source_questions_generate
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.quality.calibration import guru_trust_calibrate
 from openguru.answers.quality.grounding_check import question_grounding_check
 from openguru.gurus.selectors import guru_by_id
+from openguru.sources.selectors import source_by_id
 
 
 @shared_task(soft_time_limit=300, time_limit=330)
@@ -37,3 +39,13 @@ def guru_calibrate_task(guru_id: int) -> dict[str, Any]:
         guru=guru, embedder=providers.embedder, store=providers.store, reranker=providers.reranker
     )
     return {"guru_id": guru_id, "status": "calibrated", "threshold": threshold}
+
+
+@shared_task(soft_time_limit=900, time_limit=960)
+def source_questions_generate_task(source_id: int) -> dict[str, Any]:
+    """Make and answer the likely questions of a source that was just indexed (with an LLM)."""
+    source = source_by_id(source_id=source_id)
+    if source is None:
+        return {"source_id": source_id, "status": "gone"}
+    questions = source_questions_generate(source=source, providers=providers_for(source.guru))
+    return {"source_id": source_id, "status": "done", "questions": len(questions)}

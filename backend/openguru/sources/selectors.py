@@ -100,3 +100,8 @@ def sources_resync_due(*, now: datetime) -> list[int]:
     )
     due = DataSource.objects.filter(github_due | website_due, status=DataSource.Status.SUCCESS)
     return list(due.values_list("pk", flat=True))
+
+
+def source_by_id(*, source_id: int) -> DataSource | None:
+    """A source and its guru, as a task that was handed its id finds it (None once deleted)."""
+    return DataSource.objects.select_related("guru").filter(pk=source_id).first()

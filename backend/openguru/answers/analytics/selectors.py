@@ -78,16 +78,28 @@ def interval_get(*, name: str, today: date | None = None) -> Interval:
     )
 
 
+# What people asked: the questions made from sources after ingestion are not counted.
+_MADE = Question.Source.GENERATED
+
+
 def answers_in(*, guru: Guru, interval: Interval) -> QuerySet[Question]:
-    return Question.objects.filter(
-        guru=guru, created_at__gte=interval.start, created_at__lt=interval.end
-    ).order_by()
+    return (
+        Question.objects.filter(
+            guru=guru, created_at__gte=interval.start, created_at__lt=interval.end
+        )
+        .exclude(source=_MADE)
+        .order_by()
+    )
 
 
 def refusals_in(*, guru: Guru, interval: Interval) -> QuerySet[OutOfContextQuestion]:
-    return OutOfContextQuestion.objects.filter(
-        guru=guru, created_at__gte=interval.start, created_at__lt=interval.end
-    ).order_by()
+    return (
+        OutOfContextQuestion.objects.filter(
+            guru=guru, created_at__gte=interval.start, created_at__lt=interval.end
+        )
+        .exclude(source=_MADE)
+        .order_by()
+    )
 
 
 def votes_in(*, guru: Guru, interval: Interval) -> QuerySet[Vote]:
