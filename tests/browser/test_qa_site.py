@@ -18,7 +18,6 @@ from benchmarks.chromium import BrowserThread
 from django.core.cache import cache
 from openguru.answers.models import Binge, Question, Vote
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
 from openguru.sources.services import source_create
 from playwright.sync_api import Page
@@ -27,6 +26,7 @@ from tests.answers.conftest import stream_calls
 from tests.answers.test_answer_engine import IN_SCOPE
 from tests.browser.next_site import FRONTEND, NextSite
 from tests.conftest import clear_provider_caches
+from tests.gurus.helpers import guru_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -445,7 +445,7 @@ def test_a_question_page_is_complete_html_before_any_javascript(
 
 def test_a_refusal_says_why_in_words(chromium, tab, site, python_guru: Guru, llm_server):
     # A guru with nothing indexed refuses whatever the model would say.
-    guru_create(slug="new", name="New", domain_knowledge="Not indexed yet")
+    guru_make(slug="new", name="New", domain_knowledge="Not indexed yet")
 
     def scenario() -> dict:
         page = tab.page
