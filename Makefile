@@ -65,7 +65,7 @@ test: install-dev
 
 ## test-fast: the engine, fusion, gate, metrics, chunking and memory-store tests (marked `fast`),
 ## on SQLite in memory with the in-memory vector store: no Milvus, PostgreSQL or broker
-FAST_TESTS := tests/answers tests/evaluation/test_metrics.py tests/evaluation/test_refusal_summary.py tests/contracts/test_vectorstore_analyzer_contract.py tests/contracts/test_vectorstore_lookup_contract.py tests/contracts/test_vectorstore_specifics.py tests/sources/test_chunking.py tests/contracts/test_vectorstore_contract.py
+FAST_TESTS := tests/answers tests/evaluation/test_metrics.py tests/evaluation/test_refusal_summary.py tests/contracts/test_vectorstore_analyzer_contract.py tests/contracts/test_vectorstore_lookup_contract.py tests/contracts/test_vectorstore_specifics.py tests/sources/test_chunking.py tests/sources/test_chunk_sizes.py tests/contracts/test_vectorstore_contract.py
 test-fast: install-dev
 	env -u DATABASE_URL VECTOR_STORE=memory $(PYTEST) $(FAST_TESTS) -m "fast and not slow" -p no:cacheprovider -p no:langsmith_plugin -p no:schemathesis -p no:hypothesispytest
 

@@ -35,17 +35,31 @@ def proc_status_mb(field: str, pid: int | str = "self") -> float:
 def ingest(*, text: str, title: str, slug: str) -> dict[str, Any]:
     from django.conf import settings
     from openguru.gurus.services import guru_create, guru_delete
+    from openguru.providers.embeddings.factory import get_embedder
+    from openguru.providers.vectorstore.factory import get_vector_store
     from openguru.sources.models import DataSource
     from openguru.sources.processing import source_process
     from openguru.sources.services import source_create
 
-    # Creating the guru asks the embedder its dimension: the local model loads here, untimed.
-    guru = guru_create(slug=slug, name="Capacity", domain_knowledge="Python language topics")
+    # Building the embedder loads the local model here, untimed.
+    embedder, store = get_embedder(), get_vector_store()
+    guru = guru_create(
+        slug=slug,
+        name="Capacity",
+        domain_knowledge="Python language topics",
+        embedder=embedder,
+        store=store,
+    )
     rss_ready = proc_status_mb("VmRSS")
     try:
         source = source_create(guru=guru, type="text", title=title, content=text)
         cpu, started = time.process_time(), time.perf_counter()
-        source_process(source_id=source.pk, token="capacity-worker")  # noqa: S106 (a run id)
+        source_process(
+            source_id=source.pk,
+            token="capacity-worker",  # noqa: S106 (a run id)
+            embedder=embedder,
+            store=store,
+        )
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
         source.refresh_from_db()
         if source.status != DataSource.Status.SUCCESS:
@@ -62,7 +76,7 @@ def ingest(*, text: str, title: str, slug: str) -> dict[str, Any]:
             "peak_rss_mb": proc_status_mb("VmHWM"),
         }
     finally:
-        guru_delete(guru=guru)
+        guru_delete(guru=guru, store=store)
 
 
 def main() -> None:

@@ -11,6 +11,8 @@ from typing import Any
 
 from openguru.gurus.models import Guru
 from openguru.gurus.services import guru_create
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.providers.vectorstore.lite_server import free_port
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create, source_reindex
@@ -64,7 +66,13 @@ def docs_guru() -> Guru | None:
 
 
 def create_guru() -> Guru:
-    return guru_create(slug=GURU_SLUG, name=GURU_NAME, domain_knowledge=DOMAIN)
+    return guru_create(
+        slug=GURU_SLUG,
+        name=GURU_NAME,
+        domain_knowledge=DOMAIN,
+        embedder=get_embedder(),
+        store=get_vector_store(),
+    )
 
 
 def index_first_time(guru: Guru, *, site_url: str, scope: SiteScope) -> tuple[DataSource, IndexRun]:

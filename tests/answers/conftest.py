@@ -2,12 +2,12 @@
 
 import pytest
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
 
 from tests.conftest import clear_provider_caches
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.gurus.helpers import guru_make
 
 PAGES = {
     "Virtual environments": (
@@ -47,7 +47,7 @@ def python_guru_embedded_over_http(transactional_db, settings, llm_server) -> Gu
 
 
 def _indexed_python_guru() -> Guru:
-    guru = guru_create(slug="python", name="Python", domain_knowledge="The Python language")
+    guru = guru_make(slug="python", name="Python", domain_knowledge="The Python language")
     for title, text in PAGES.items():
         source_create(
             guru=guru,

@@ -305,9 +305,9 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_limit(
 
 
 def test_a_guru_with_nothing_indexed_yet_refuses(anon_client, llm_server):
-    from openguru.gurus.services import guru_create
+    from tests.gurus.helpers import guru_make
 
-    guru = guru_create(slug="new", name="New", domain_knowledge="Not indexed yet")
+    guru = guru_make(slug="new", name="New", domain_knowledge="Not indexed yet")
     response = anon_client.post(
         "/api/gurus/new/answer/", {"question": IN_SCOPE, "mode": "fast"}, format="json"
     )

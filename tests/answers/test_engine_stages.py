@@ -3,11 +3,12 @@ embedder and the fake LLM: no Milvus, no HTTP (the fast lane runs them on SQLite
 
 import asyncio
 import copy
+import dataclasses
 
 import pytest
 from openguru.answers.engine import stages
 from openguru.answers.engine.ask import AskRequest, ask
-from openguru.answers.engine.pipeline import AnswerRun
+from openguru.answers.engine.pipeline import AnswerRun, Gated, Gathered
 from openguru.answers.engine.providers import Providers
 from openguru.answers.models import Binge, OutOfContextQuestion, Question
 from openguru.providers.llm.fake import FakeLLM
@@ -118,24 +119,22 @@ def test_a_question_understanding_judges_off_topic_is_refused(guru, providers):
 
 
 def test_the_gate_refuses_what_falls_below_its_threshold(guru, providers):
-    async def gated() -> tuple[bool, AnswerRun]:
+    async def gated() -> tuple[Gated, AnswerRun]:
         run = begin(AskRequest(guru=guru, question=IN_SCOPE), providers)
         try:
-            assert await stages.reuse_or_retrieve(run) is None
-            assert run.work is not None
-            strict = copy.copy(run.work.platform)  # the cached settings row stays as it was
+            gathered = await stages.reuse_or_retrieve(run)
+            assert gathered.reused is None
+            strict = copy.copy(gathered.work.platform)  # the cached settings row stays as it was
             strict.trust_score_threshold = 0.99
-            run.work.platform = strict
-            stages.gate(run)
-            return stages.passed(run), run
+            return stages.gate(run, dataclasses.replace(gathered.work, platform=strict)), run
         finally:
             run.close()
 
-    passed, run = asyncio.run(gated())
+    gate, run = asyncio.run(gated())
 
-    assert passed is False
-    assert run.decision is not None and run.decision.kept == []
-    assert run.decision.best > 0.35  # it would pass the default threshold
+    assert gate.passed is False
+    assert gate.decision.kept == []
+    assert gate.decision.best > 0.35  # it would pass the default threshold
     assert run.trace.data["threshold"] == 0.99
 
 
@@ -143,17 +142,17 @@ def test_the_same_question_again_is_replayed_without_a_search(guru, providers, l
     first = answer_events(AskRequest(guru=guru, question=IN_SCOPE, mode="fast"), providers)
     calls = len(llm.calls)
 
-    async def reuse() -> tuple[Question | None, AnswerRun]:
+    async def reuse() -> Gathered:
         run = begin(AskRequest(guru=guru, question=IN_SCOPE), providers)
         try:
-            return await stages.reuse_or_retrieve(run), run
+            return await stages.reuse_or_retrieve(run)
         finally:
             run.close()
 
-    reused, run = asyncio.run(reuse())
+    gathered = asyncio.run(reuse())
 
-    assert reused is not None and reused.pk == first[-1].data["id"]
-    assert run.work is not None and run.work.retrieval is None  # nothing was searched
+    assert gathered.reused is not None and gathered.reused.pk == first[-1].data["id"]
+    assert gathered.work.retrieval is None  # nothing was searched
     again = answer_events(AskRequest(guru=guru, question=IN_SCOPE, mode="fast"), providers)
     assert again[0].data["cached"] is True and again[-1].data["cached"] is True
     assert text_of(again) == text_of(first)
@@ -164,18 +163,18 @@ def test_the_same_question_again_is_replayed_without_a_search(guru, providers, l
 def test_a_reworded_question_is_replayed_after_retrieval(guru, providers, llm):
     answer_events(AskRequest(guru=guru, question=IN_SCOPE, mode="fast"), providers)
 
-    async def reuse() -> tuple[Question | None, AnswerRun]:
+    async def reuse() -> Gathered:
         reworded = "With venv, how do I create a virtual environment?"
         run = begin(AskRequest(guru=guru, question=reworded), providers)
         try:
-            return await stages.reuse_or_retrieve(run), run
+            return await stages.reuse_or_retrieve(run)
         finally:
             run.close()
 
-    reused, run = asyncio.run(reuse())
+    gathered = asyncio.run(reuse())
 
-    assert reused is not None and reused.user_question == IN_SCOPE
-    assert run.work is not None and run.work.retrieval is not None  # found beside the search
+    assert gathered.reused is not None and gathered.reused.user_question == IN_SCOPE
+    assert gathered.work.retrieval is not None  # found beside the search
 
 
 def test_a_follow_up_searches_and_prompts_with_the_conversation(guru, providers, llm):

@@ -8,6 +8,7 @@ import json
 import pytest
 from celery import Celery
 from openguru.answers.engine.context import Context
+from openguru.answers.engine.providers import providers_for
 from openguru.answers.models import OutOfContextQuestion, Question
 from openguru.answers.quality.grounding import answer_claims, answer_grounding, parse_verdicts
 from openguru.answers.quality.grounding_check import question_grounding_check
@@ -146,7 +147,7 @@ def test_without_an_llm_nothing_is_checked(anon_client, python_guru, grounding_o
     body = ask(anon_client, IN_SCOPE)
     question = Question.objects.get(slug=body["slug"])
     assert question.extractive and question.grounding is None  # no task was sent
-    result = question_grounding_check(question_id=question.pk)
+    result = question_grounding_check(question_id=question.pk, providers_for=providers_for)
     assert result is not None and result["status"] == "skipped" and result["reason"] == "no_llm"
     assert Question.objects.get().trust_score == body["trust_score"]
 
@@ -177,7 +178,8 @@ def test_an_unreadable_verdict_leaves_the_answer_unchecked(
 def test_a_failed_call_leaves_the_answer_unchecked(anon_client, python_guru, llm_server):
     body = ask(anon_client, IN_SCOPE)
     llm_server.fail_all(400)
-    result = question_grounding_check(question_id=Question.objects.get(slug=body["slug"]).pk)
+    question_id = Question.objects.get(slug=body["slug"]).pk
+    result = question_grounding_check(question_id=question_id, providers_for=providers_for)
     assert result is not None and result["status"] == "unchecked"
     assert result["reason"] == "llm_failed"
 

@@ -8,10 +8,10 @@ import pytest
 from django.core.cache import cache
 from openguru.answers.models import Question, Vote
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from rest_framework.test import APIClient
 
 from tests.answers.conftest import json_calls
+from tests.gurus.helpers import guru_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,8 +59,8 @@ def deactivate(guru: Guru) -> None:
 
 
 def test_the_guru_list_is_searched_by_name_slug_and_domain(anon_client, python_guru):
-    guru_create(slug="rustacean", name="Rust", domain_knowledge="Systems programming")
-    hidden = guru_create(slug="python-drafts", name="Drafts", domain_knowledge="Unfinished")
+    guru_make(slug="rustacean", name="Rust", domain_knowledge="Systems programming")
+    hidden = guru_make(slug="python-drafts", name="Drafts", domain_knowledge="Unfinished")
     deactivate(hidden)
 
     def slugs(**params: str) -> list[str]:
@@ -177,7 +177,7 @@ def test_the_sitemap_lists_answered_root_questions_of_active_gurus(anon_client, 
     older = ask(anon_client, VENV)
     newer = ask(anon_client, COMPREHENSION)
     follow_up(anon_client, older["slug"], ACTIVATE)
-    other = guru_create(slug="other", name="Other", domain_knowledge="")
+    other = guru_make(slug="other", name="Other", domain_knowledge="")
     Question.objects.create(
         guru=other, slug="elsewhere", question="Q", user_question="q", content="A."
     )

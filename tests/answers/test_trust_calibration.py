@@ -8,7 +8,7 @@ from openguru.answers.engine import stages
 from openguru.answers.engine.ask import AskRequest
 from openguru.answers.engine.fusion import Candidate
 from openguru.answers.engine.gate import gate_score, guru_threshold
-from openguru.answers.engine.pipeline import AnswerRun
+from openguru.answers.engine.pipeline import AnswerRun, Gated, Gathered
 from openguru.answers.quality.calibration import (
     MIN_QUESTIONS,
     calibrated_threshold,
@@ -120,18 +120,20 @@ def test_the_answer_gate_applies_the_gurus_calibrated_threshold():
     guru = indexed_guru(providers)
     guru.calibrated_trust_threshold = 0.99
 
-    async def gated() -> AnswerRun:
+    async def gated() -> tuple[Gathered, Gated, AnswerRun]:
         request = AskRequest(guru=guru, question="How do I create a virtual environment?")
         run = AnswerRun.begin(request, providers, mode="fast")
         try:
-            assert await stages.reuse_or_retrieve(run) is None
-            stages.gate(run)
-            return run
+            gathered = await stages.reuse_or_retrieve(run)
+            assert gathered.reused is None
+            return gathered, stages.gate(run, gathered.work), run
         finally:
             run.close()
 
-    run = asyncio.run(gated())
+    gathered, gate, run = asyncio.run(gated())
 
-    assert run.decision is not None and not run.decision.passed
-    assert run.decision.best > run.work.platform.trust_score_threshold  # the setting would pass
+    assert not gate.passed and not gate.decision.passed
+    assert (
+        gate.decision.best > gathered.work.platform.trust_score_threshold
+    )  # the setting passes it
     assert run.trace.data["threshold"] == 0.99

@@ -15,7 +15,6 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.integrations.apikeys.services import api_key_create
 from openguru.sources.crawls import crawl_run
 from openguru.sources.models import Crawl
@@ -23,6 +22,7 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from tests.fakes.docs_site import DocsSite, copy_small_docs
+from tests.gurus.helpers import guru_make
 
 BASE = "/api/v1/docs/crawl"
 PAGES = {
@@ -38,7 +38,7 @@ PAGES = {
 
 @pytest.fixture
 def guru(transactional_db: None) -> Guru:
-    return guru_create(slug="docs", name="Docs")
+    return guru_make(slug="docs", name="Docs")
 
 
 @pytest.fixture
@@ -216,7 +216,7 @@ def test_a_crawl_delivered_again_long_after_it_began_ends_instead_of_starting_ov
 
 
 def test_an_unknown_crawl_is_a_json_404(client: APIClient, guru: Guru) -> None:
-    other = guru_create(slug="other", name="Other")
+    other = guru_make(slug="other", name="Other")
     foreign = Crawl.objects.create(guru=other, url="https://example.org/", link_limit=5)
 
     for crawl_id in (999_999, foreign.pk):

@@ -14,11 +14,11 @@ from git import Repo
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.engine.search import passages_search
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
 from rest_framework.test import APIClient
 
+from tests.gurus.helpers import guru_make
 from tests.sources.ingestion_helpers import AUTHOR, make_repo
 
 SECRET = "webhook-secret"
@@ -27,7 +27,7 @@ URL = "/api/v1/widgets/webhooks/github/"
 
 @pytest.fixture
 def guru(transactional_db: None) -> Guru:
-    return guru_create(slug="widgets", name="Widgets", github_webhook_secret=SECRET)
+    return guru_make(slug="widgets", name="Widgets", github_webhook_secret=SECRET)
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_a_wrong_or_missing_signature_is_refused_and_reindexes_nothing(
 
 
 def test_a_guru_without_a_secret_takes_no_webhooks(transactional_db: None) -> None:
-    guru_create(slug="widgets", name="Widgets")
+    guru_make(slug="widgets", name="Widgets")
 
     response = deliver({"zen": "Keep it logically awesome."}, event="ping")
 

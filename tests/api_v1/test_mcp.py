@@ -18,11 +18,11 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from openguru.answers.engine.refusal import NO_SOURCES
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.integrations.apikeys.services import api_key_create
 
 from tests.answers.conftest import page_url
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.gurus.helpers import guru_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,7 +94,7 @@ def test_the_2026_protocol_without_a_handshake_works_too(live_asgi, python_guru,
 def test_tools_follow_the_gurus_of_the_moment(live_asgi, python_guru, api_key):
     async def use(client: Client) -> tuple[list[str], str]:
         await client.list_tools()
-        await run_blocking(partial(guru_create, slug="my-docs", name="My Docs"))
+        await run_blocking(partial(guru_make, slug="my-docs", name="My Docs"))
         tools = await client.list_tools(cache_mode="refresh")
         declined = await client.call_tool("ask_my_docs", {"question": "What is it?"})
         assert not declined.is_error  # a refusal is an answer too
@@ -106,7 +106,7 @@ def test_tools_follow_the_gurus_of_the_moment(live_asgi, python_guru, api_key):
 
 
 def test_inactive_gurus_are_for_staff_keys_only(live_asgi, python_guru):
-    guru_create(slug="draft", name="Draft")
+    guru_make(slug="draft", name="Draft")
     Guru.objects.filter(slug="draft").update(active=False)
     user = get_user_model().objects.create_user("reader")
     _, reader_key = api_key_create(user=user, name="reader")

@@ -2,9 +2,10 @@
 and never returned."""
 
 import pytest
-from openguru.gurus.services import guru_create
 from openguru.integrations.crypto import secret_decrypt
 from openguru.integrations.models import APIKey, Integration
+
+from tests.gurus.helpers import guru_make
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,7 @@ URL = "/api/gurus/python/integrations/"
 
 @pytest.fixture(autouse=True)
 def guru():
-    return guru_create(slug="python", name="Python")
+    return guru_make(slug="python", name="Python")
 
 
 def _no_secrets(body: object) -> None:

@@ -5,11 +5,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.test import Client
-from openguru.gurus.services import guru_create
 from openguru.integrations.crypto import secret_decrypt
 from openguru.integrations.models import Integration
 
 from tests.fakes.slack_server import FakeSlackServer, OAuthGrant
+from tests.gurus.helpers import guru_make
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("guru")]
 
@@ -19,7 +19,7 @@ APP_SIGNING_SECRET = "app-signing-secret"
 
 @pytest.fixture
 def guru():
-    return guru_create(slug="python", name="Python")
+    return guru_make(slug="python", name="Python")
 
 
 @pytest.fixture

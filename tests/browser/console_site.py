@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page
 
 from tests.browser.next_site import NextSite
-from tests.browser.test_qa_site import Tab
+from tests.browser.tab import Tab
 from tests.security.make_run import make_run_settings
 
 GURU_ROUTES = ("", "/sources", "/analytics", "/widget", "/integrations")

@@ -29,7 +29,7 @@ from tests.browser.console_site import (  # noqa: F401
     staff,
     trusts_console,
 )
-from tests.browser.test_qa_site import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
 from tests.sources.ingestion_helpers import guide_pdf, make_pdf
 
 # The first test also waits for `next dev` to compile every console route (console_site): that

@@ -9,7 +9,6 @@ import pytest
 from django.contrib.auth import get_user_model
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.integrations.models import Integration
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
@@ -23,8 +22,9 @@ from tests.browser.console_site import (  # noqa: F401
     staff,
     trusts_console,
 )
-from tests.browser.test_qa_site import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
 from tests.fakes.discord_server import FakeDiscordServer
+from tests.gurus.helpers import guru_make
 
 # The first test also waits for `next dev` to compile every console route (console_site): that
 # takes minutes on a busy two-core machine, more than the suite's default timeout.
@@ -41,7 +41,7 @@ def png_icon() -> bytes:
 
 @pytest.fixture
 def lions(transactional_db) -> Guru:
-    return guru_create(
+    return guru_make(
         slug="lions", name="Lions", custom_instruction="Answer like a ranger, briefly."
     )
 

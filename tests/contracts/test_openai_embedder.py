@@ -12,7 +12,8 @@ from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.embeddings.openai import OpenAIEmbedder
 
-from tests.fakes.openai_server import FakeOpenAIServer, deterministic_vector, free_port
+from tests.fakes.fake_content import deterministic_vector
+from tests.fakes.openai_server import FakeOpenAIServer, free_port
 
 KEY = "sk-test-embeddings"
 

@@ -2,4 +2,4 @@
 ASGI app under uvicorn for the whole module (the UI server started once points at it)."""
 
 from tests.answers.conftest import python_guru  # noqa: F401
-from tests.browser.test_qa_site import live_api  # noqa: F401
+from tests.browser.qa.conftest import live_api  # noqa: F401

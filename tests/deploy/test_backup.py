@@ -21,7 +21,7 @@ from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
 from openguru.answers.services import binge_create, vote_record
 from openguru.core.platform_settings import platform_settings_update
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create, guru_delete
+from openguru.gurus.services import guru_delete
 from openguru.integrations.models import WidgetId
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
@@ -31,6 +31,7 @@ from rest_framework.test import APIClient
 
 from tests.answers.conftest import PAGES, page_url
 from tests.answers.test_answer_engine import IN_SCOPE, OUT_OF_SCOPE
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import BACKEND, REDIS_BROKER, worker_env
 from tests.integration.worker import test_database_url as database_url
 from tests.sources.ingestion_helpers import ANIMALS, animal_page, make_pdf
@@ -49,7 +50,7 @@ def ask(question: str) -> dict[str, Any]:
 
 
 def build_guru() -> Guru:
-    guru = guru_create(slug=SLUG, name="Backed up")
+    guru = guru_make(slug=SLUG, name="Backed up")
     for title, text in PAGES.items():
         source_create(guru=guru, type="text", url=page_url(title), title=title, content=text)
     pdf = DataSource(guru=guru, type="pdf", url="pdf://upload/guide.pdf", title="Guide")
@@ -128,7 +129,7 @@ def test_an_exported_guru_is_restored_and_answers_with_the_same_citations(
     call_command("guru_export", SLUG, "--out", str(archive))
     collection = guru.collection_name
     pdf_name = DataSource.objects.get(guru=guru, type="pdf").file.name
-    guru_delete(guru=guru)
+    guru_delete(guru=guru, store=get_vector_store())
     assert not get_vector_store().has_collection(collection)
     assert not Question.objects.exists() and not Binge.objects.exists()
     assert not DataSource.objects.filter(file=pdf_name).exists()
@@ -140,7 +141,7 @@ def test_an_exported_guru_is_restored_and_answers_with_the_same_citations(
 
 
 def test_a_guru_cannot_be_imported_over_an_existing_one(tmp_path: Path) -> None:
-    guru_create(slug=SLUG, name="Backed up")
+    guru_make(slug=SLUG, name="Backed up")
     archive = tmp_path / "guru.zip"
     call_command("guru_export", SLUG, "--out", str(archive))
     with pytest.raises(CommandError, match="already exists"):
@@ -220,9 +221,9 @@ def test_the_backup_scripts_restore_a_deployment_into_a_new_database(
 
 
 def test_restoring_vectors_needs_the_guru_restored_first(tmp_path: Path) -> None:
-    guru_create(slug=SLUG, name="Backed up")
+    guru_make(slug=SLUG, name="Backed up")
     archive = tmp_path / "guru.zip"
     call_command("guru_export", SLUG, "--out", str(archive))
-    guru_delete(guru=Guru.objects.get(slug=SLUG))
+    guru_delete(guru=Guru.objects.get(slug=SLUG), store=get_vector_store())
     with pytest.raises(CommandError, match="No guru named 'backed-up'"):
         call_command("guru_import", str(archive), "--vectors-only")

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from django.test import Client
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.lite_server import free_port
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
@@ -17,6 +16,7 @@ from tests.answers.conftest import PAGES, page_url
 from tests.answers.test_answer_engine import IN_SCOPE, OUT_OF_SCOPE
 from tests.answers.test_streaming_http import live_asgi  # noqa: F401  (fixture)
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import REDIS_BROKER, purge, send_task
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +55,7 @@ def test_every_series_moves_after_an_answer_a_refusal_and_an_ingestion(
     llm_server: FakeOpenAIServer,
 ) -> None:
     before = scrape()
-    guru = guru_create(slug="metered", name="Metered")
+    guru = guru_make(slug="metered", name="Metered")
     for title, text in PAGES.items():
         source_create(
             guru=guru, type="text", url=page_url(title), title=title, content=f"# {title}\n\n{text}"

@@ -8,9 +8,9 @@ from typing import Any
 
 import httpx
 import pytest
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 
+from tests.gurus.helpers import guru_make
 from tests.integration.web import web_server
 from tests.integration.worker import REDIS_BROKER, celery_worker, purge, wait_until
 
@@ -26,7 +26,7 @@ def json_lines(path: Path) -> list[dict[str, Any]]:
 
 
 def test_the_request_id_reaches_the_worker_log_lines(tmp_path: Path) -> None:
-    guru_create(slug="traced", name="Traced")
+    guru_make(slug="traced", name="Traced")
     request_id = str(uuid.uuid4())
     log = tmp_path / "worker.log"
     purge(REDIS_BROKER)

@@ -20,7 +20,7 @@ from playwright.sync_api import ConsoleMessage, Page
 from tests.answers.test_answer_engine import IN_SCOPE
 from tests.browser.conftest import chromium  # noqa: F401  (the browser tests' own)
 from tests.browser.host_site import embed_page
-from tests.browser.test_qa_site import lead
+from tests.browser.qa.helpers import lead
 from tests.deploy.next_production import NextProduction
 from tests.deploy.nginx_server import NginxServer
 from tests.deploy.test_dockerfiles import FRONTEND as FRONTEND_DOCKERFILE

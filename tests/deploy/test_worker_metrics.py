@@ -3,12 +3,12 @@ sources on Redis, and its exporter reports what the pool process counted, to the
 
 import httpx
 import pytest
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.lite_server import free_port
 from openguru.sources.models import DataSource
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.answers.conftest import PAGES, page_url
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import REDIS_BROKER, celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -33,7 +33,7 @@ def _chunks_counted(url: str) -> float | None:
 
 
 def test_the_workers_exporter_reports_its_pools_ingestion(tmp_path):
-    guru = guru_create(slug="worker-metered", name="Worker metered")
+    guru = guru_make(slug="worker-metered", name="Worker metered")
     sources = [
         DataSource.objects.create(
             guru=guru, type="text", url=page_url(title), title=title, content=f"# {title}\n\n{text}"

@@ -47,7 +47,7 @@ def build() -> Iterator:
 
     yield _build
     for guru in {index.guru.pk: index.guru for index in built}.values():
-        guru_delete(guru=guru)
+        guru_delete(guru=guru, store=get_vector_store())
 
 
 def test_a_new_index_records_the_precision_it_was_embedded_in(build) -> None:

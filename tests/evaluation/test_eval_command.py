@@ -128,7 +128,7 @@ def _delete_eval_gurus() -> None:
     from openguru.gurus.services import guru_delete
 
     for guru in Guru.objects.filter(slug__startswith="eval-"):
-        guru_delete(guru=guru)
+        guru_delete(guru=guru, store=get_vector_store())
 
 
 def test_eval_on_a_folder_outside_the_repository(tmp_path: Path) -> None:

@@ -18,6 +18,13 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
+from tests.fakes.fake_content import (
+    count_words,
+    example_for_schema,
+    fake_answer,
+    first_sentence,
+    split_tokens,
+)
 from tests.fakes.loopback import (
     FakeHandler,
     HttpFailure,
@@ -26,13 +33,6 @@ from tests.fakes.loopback import (
     app_argument_parser,
     app_options,
     make_server_fixture,
-)
-from tests.fakes.openai_server import (
-    count_words,
-    example_for_schema,
-    fake_answer,
-    first_sentence,
-    split_tokens,
 )
 
 _STATUS_NAMES = {

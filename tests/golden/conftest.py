@@ -6,11 +6,11 @@ import pytest
 from openguru.evaluation.golden import golden_pair_create
 from openguru.evaluation.models import GoldenPair
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create, source_reindex
 
 from tests.answers.conftest import PAGES, page_url
+from tests.gurus.helpers import guru_make
 
 SLUG = "python"
 DISTRACTORS = {
@@ -39,7 +39,7 @@ BROKEN_PAGE = "Sorry, this address has no content any more."
 
 @pytest.fixture
 def golden_guru(transactional_db) -> Guru:
-    guru = guru_create(slug=SLUG, name="Python", domain_knowledge="The Python language")
+    guru = guru_make(slug=SLUG, name="Python", domain_knowledge="The Python language")
     for title, text in {**PAGES, **DISTRACTORS}.items():
         source_create(
             guru=guru,

@@ -2,10 +2,10 @@
 pairs follow the FAQ when it is re-indexed with entries added or removed."""
 
 from openguru.evaluation.models import GoldenPair, GoldenRun
-from openguru.gurus.services import guru_create
 from openguru.sources.services import source_create
 
 from tests.golden.conftest import reindex_with
+from tests.gurus.helpers import guru_make
 
 FAQ = """Q: How do I reset my password?
 A: Use the reset link on the sign-in page; it mails you a new one.
@@ -20,7 +20,7 @@ A: Settings has an export button that writes a zip of everything.
 
 
 def test_faq_entries_become_pairs_and_follow_the_faq(transactional_db, admin_client):
-    guru = guru_create(slug="shop", name="Shop")
+    guru = guru_make(slug="shop", name="Shop")
     faq = source_create(guru=guru, type="faq", title="Help", content=FAQ)
 
     listed = admin_client.get("/api/gurus/shop/golden/pairs/").json()
@@ -45,7 +45,7 @@ def test_faq_entries_become_pairs_and_follow_the_faq(transactional_db, admin_cli
 
 
 def test_a_maintainers_pair_on_a_faq_question_is_left_alone(transactional_db, admin_client):
-    guru = guru_create(slug="shop", name="Shop")
+    guru = guru_make(slug="shop", name="Shop")
     faq = source_create(guru=guru, type="faq", title="Help", content=FAQ)
     GoldenPair.objects.filter(question="How do I reset my password?").delete()
     manual = admin_client.post(

@@ -77,7 +77,7 @@ def test_a_guru_moves_to_the_configured_analyzer_keeping_its_chunks(admin_client
     assert _bm25(guru, "running") == []  # standard: no stemming
 
     analyzer("english")
-    assert guru_reanalyze(guru=guru) is True
+    assert guru_reanalyze(guru=guru, store=get_vector_store()) is True
 
     store = get_vector_store()
     guru.refresh_from_db()
@@ -94,7 +94,7 @@ def test_a_guru_on_the_configured_analyzer_is_left_alone(admin_client, analyzer)
     guru = _guru_with_text(admin_client, "daemons")
     collection = guru.collection_name
 
-    assert guru_reanalyze(guru=guru) is False
+    assert guru_reanalyze(guru=guru, store=get_vector_store()) is False
 
     guru.refresh_from_db()
     assert guru.collection_name == collection
@@ -106,7 +106,7 @@ def test_a_guru_without_a_collection_is_left_alone(admin_client, analyzer):
     get_vector_store().drop_collection(guru.collection_name)
     analyzer("english")
 
-    assert guru_reanalyze(guru=guru) is False
+    assert guru_reanalyze(guru=guru, store=get_vector_store()) is False
 
 
 def test_a_guru_with_a_source_being_processed_is_refused(admin_client, analyzer):
@@ -115,7 +115,7 @@ def test_a_guru_with_a_source_being_processed_is_refused(admin_client, analyzer)
     analyzer("english")
 
     with pytest.raises(DomainError) as caught:
-        guru_reanalyze(guru=guru)
+        guru_reanalyze(guru=guru, store=get_vector_store())
 
     assert caught.value.code == ErrorCode.CONFLICT
     assert "being processed" in caught.value.msg
@@ -130,13 +130,13 @@ def test_an_abandoned_claim_does_not_hold_the_guru(admin_client, analyzer, setti
     _processing(guru, minutes_ago=settings.STUCK_PROCESSING_MINUTES + 1)  # a crashed worker's
     analyzer("english")
 
-    assert guru_reanalyze(guru=guru) is True
+    assert guru_reanalyze(guru=guru, store=get_vector_store()) is True
 
 
 def test_sources_indexed_afterwards_land_in_the_new_collection(admin_client, analyzer):
     guru = _guru_with_text(admin_client, "daemons")
     analyzer("english")
-    guru_reanalyze(guru=guru)
+    guru_reanalyze(guru=guru, store=get_vector_store())
 
     added = admin_client.post(
         "/api/gurus/daemons/sources/", {"type": "text", "content": MORE}, format="json"

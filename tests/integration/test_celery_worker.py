@@ -1,10 +1,10 @@
 """The Celery path with a real worker process on real brokers (Redis and RabbitMQ)."""
 
 import pytest
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import BROKERS, celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -17,7 +17,7 @@ TEXT = "\n\n".join(
 @pytest.mark.parametrize("broker", sorted(BROKERS))
 def test_a_real_worker_indexes_a_source(broker):
     url = BROKERS[broker]
-    guru = guru_create(slug=f"worker-{broker}", name="Worker")
+    guru = guru_make(slug=f"worker-{broker}", name="Worker")
     source = DataSource.objects.create(
         guru=guru, type="text", url=f"text://{broker}", title="Widgets", content=TEXT
     )

@@ -12,12 +12,12 @@ import pytest
 from celery import Celery
 from django.conf import settings
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.sources.models import Crawl, DataSource
 from openguru.sources.routing import CRAWL_DISCOVERY_TASK, SOURCE_TASK
 
 from tests.fakes.docs_site import SMALL_DOCS, DocsSite
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import REDIS_BROKER, embedded_workers, purge, wait_until
 from tests.reliability.platform import llm_env
 
@@ -105,8 +105,8 @@ def test_a_small_source_is_indexed_and_summarized_while_a_slow_crawl_of_another_
     site: DocsSite, llm: FakeOpenAIServer
 ):
     crawl_guru, text_guru = (
-        guru_create(slug="site", name="Site"),
-        guru_create(slug="notes", name="N"),
+        guru_make(slug="site", name="Site"),
+        guru_make(slug="notes", name="N"),
     )
     crawl = DataSource.objects.create(
         guru=crawl_guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
@@ -133,8 +133,8 @@ def test_a_crawls_page_discovery_does_not_hold_the_light_queue(
     site: DocsSite, llm: FakeOpenAIServer
 ):
     crawl_guru, text_guru = (
-        guru_create(slug="site", name="Site"),
-        guru_create(slug="notes", name="N"),
+        guru_make(slug="site", name="Site"),
+        guru_make(slug="notes", name="N"),
     )
     discovery = Crawl.objects.create(guru=crawl_guru, url=site.url_for("index.html"), link_limit=50)
     text = small_source(text_guru)

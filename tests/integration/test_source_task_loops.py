@@ -11,9 +11,9 @@ import pytest
 from celery import Celery
 from config.workers import WorkerSpec
 from django.utils import timezone
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import BROKERS, celery_worker, purge, send_task, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -40,7 +40,7 @@ def _retries(log: Path) -> int:
 
 
 def _source(guru_slug: str, **fields: object) -> DataSource:
-    guru = guru_create(slug=guru_slug, name="Loops")
+    guru = guru_make(slug=guru_slug, name="Loops")
     return DataSource.objects.create(guru=guru, type="text", content="Some words.", **fields)
 
 

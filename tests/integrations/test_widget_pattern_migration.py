@@ -4,7 +4,8 @@ migration writes "*" for them."""
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
-from openguru.gurus.services import guru_create
+
+from tests.gurus.helpers import guru_make
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -13,7 +14,7 @@ AFTER = [("integrations", "0004_widget_any_site_explicit")]
 
 
 def test_empty_patterns_become_a_star_and_others_stay():
-    guru = guru_create(slug="docs", name="Docs")
+    guru = guru_make(slug="docs", name="Docs")
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     old = executor.loader.project_state(BEFORE).apps.get_model("integrations", "WidgetId")

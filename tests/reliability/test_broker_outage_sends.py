@@ -10,11 +10,11 @@ import re
 import httpx
 import pytest
 from celery import Celery
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.lite_server import free_port
 from openguru.sources.models import Crawl, DataSource
 
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.gurus.helpers import guru_make
 from tests.integration.web import web_server
 from tests.integration.worker import celery_worker, send_task, wait_until
 from tests.reliability.platform import llm_env
@@ -36,7 +36,7 @@ def _sweep(broker_url: str, name: str) -> None:
 
 
 def test_a_summary_lost_with_the_broker_is_made_once_it_is_back(site, tmp_path):
-    guru = guru_create(slug="unsummarized", name="Unsummarized")
+    guru = guru_make(slug="unsummarized", name="Unsummarized")
     source = DataSource.objects.create(
         guru=guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
     )
@@ -79,7 +79,7 @@ def test_a_summary_lost_with_the_broker_is_made_once_it_is_back(site, tmp_path):
 
 
 def test_a_crawl_started_while_the_broker_is_down_fails_at_once_saying_why(transactional_db):
-    guru_create(slug="crawl-down", name="Crawl down")
+    guru_make(slug="crawl-down", name="Crawl down")
     dead_broker = f"amqp://guest:guest@127.0.0.1:{free_port()}//"
     with (
         web_server(dead_broker) as origin,

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from config.workers import WorkerSpec
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import celery_worker, send_task, wait_until
 from tests.reliability.services import DisposableRabbitMQ, disposable
 
@@ -49,7 +49,7 @@ def _results(logs: list[Path], source_id: int) -> list[str]:
 
 
 def test_a_message_redelivered_past_the_consumer_timeout_does_not_index_twice(site, tmp_path):
-    guru = guru_create(slug="redelivered", name="Redelivered")
+    guru = guru_make(slug="redelivered", name="Redelivered")
     source = DataSource.objects.create(
         guru=guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
     )

@@ -8,14 +8,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
-from openguru.sources.processing import source_process
 
 from tests.answers.conftest import PAGES, page_url
 from tests.fakes.docs_site import DocsSite
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import REDIS_BROKER, purge, wait_until
 from tests.integration.worker import test_database_url as shared_database_url
 from tests.reliability.platform import (
@@ -26,6 +25,7 @@ from tests.reliability.platform import (
     scalar,
 )
 from tests.reliability.services import DisposablePostgres, disposable
+from tests.sources.ingestion_helpers import source_process_now
 
 # Several processes start on a busy machine: allow more than the suite's default timeout.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.timeout(900)]
@@ -49,12 +49,12 @@ def llm() -> FakeOpenAIServer:
 def _clean_chunk_count(site: DocsSite) -> int:
     """The crawl's chunks when nothing goes wrong (in this process, on the test database)."""
     source = DataSource.objects.create(
-        guru=guru_create(slug="pg-clean", name="Clean"),
+        guru=guru_make(slug="pg-clean", name="Clean"),
         type="website",
         url=site.url_for("index.html"),
         crawl_mode="crawl",
     )
-    assert source_process(source_id=source.pk, token="clean-run").status == "done"
+    assert source_process_now(source_id=source.pk, token="clean-run").status == "done"
     source.refresh_from_db()
     return source.chunk_count
 

@@ -9,12 +9,12 @@ import signal
 from pathlib import Path
 
 import pytest
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
-from openguru.sources.processing import source_process
 
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import AMQP_BROKER, celery_worker, purge, send_task, wait_until
+from tests.sources.ingestion_helpers import source_process_now
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -55,11 +55,11 @@ def _results(log: Path, source_id: int) -> list[str]:
 
 
 def test_a_source_that_kills_its_worker_ends_failed_after_three_runs(site, tmp_path):
-    guru = guru_create(slug="poison", name="Poison")
+    guru = guru_make(slug="poison", name="Poison")
     source = DataSource.objects.create(
         guru=guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
     )
-    assert source_process(source_id=source.pk, token="clean-run").status == "done"
+    assert source_process_now(source_id=source.pk, token="clean-run").status == "done"
     indexed = DataSource.objects.get(pk=source.pk).chunk_count
     assert indexed > 0
 

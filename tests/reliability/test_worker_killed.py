@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
-from openguru.sources.processing import source_process
 
 from tests.fakes.docs_site import DocsSite
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import AMQP_BROKER, celery_worker, purge, send_task, wait_until
 from tests.reliability.platform import llm_env
+from tests.sources.ingestion_helpers import source_process_now
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -48,12 +48,12 @@ def _change(page: Path) -> None:
 def _clean_count(site: DocsSite, slug: str) -> int:
     """The chunks of an uninterrupted run over the site as it is now (in this process)."""
     source = DataSource.objects.create(
-        guru=guru_create(slug=slug, name=slug),
+        guru=guru_make(slug=slug, name=slug),
         type="website",
         url=site.url_for("index.html"),
         crawl_mode="crawl",
     )
-    assert source_process(source_id=source.pk, token=f"{slug}-run").status == "done"
+    assert source_process_now(source_id=source.pk, token=f"{slug}-run").status == "done"
     return DataSource.objects.get(pk=source.pk).chunk_count
 
 
@@ -81,7 +81,7 @@ def test_a_worker_killed_mid_summary_and_mid_reindex_loses_and_doubles_nothing(s
     faq.write_text(original)
     assert after > before  # the change adds chunks, so a lost or doubled one shows
 
-    guru: Guru = guru_create(slug="killed", name="Killed")
+    guru: Guru = guru_make(slug="killed", name="Killed")
     source = DataSource.objects.create(
         guru=guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
     )

@@ -6,4 +6,4 @@ from tests.answers.conftest import python_guru  # noqa: F401
 from tests.answers.test_streaming_http import live_asgi  # noqa: F401
 from tests.api_v1.test_github_webhook import guru, repo, source  # noqa: F401
 from tests.bots.conftest import slack, slack_api  # noqa: F401
-from tests.browser.test_qa_site import live_api  # noqa: F401
+from tests.browser.qa.conftest import live_api  # noqa: F401

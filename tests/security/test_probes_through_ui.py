@@ -12,7 +12,7 @@ from openguru.answers.models import Question
 from openguru.gurus.models import Guru
 
 from tests.browser.next_site import NextSite
-from tests.browser.test_qa_site import _Head
+from tests.browser.qa.helpers import PageHead
 from tests.security.make_run import make_run_settings
 from tests.security.probes import (
     WRONG,
@@ -111,7 +111,7 @@ def test_question_pages_name_the_uis_own_origin(ui, python_guru: Guru, live_api,
     assert ask(live_api).status_code == 200
     question = Question.objects.get()
     html = httpx.get(f"{ui.origin}/g/python/{question.slug}", timeout=60).text
-    head = _Head()
+    head = PageHead()
     head.feed(html)
     page = f"{ui.origin}/g/python/{question.slug}"
     assert head.canonical == page

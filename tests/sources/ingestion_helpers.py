@@ -19,6 +19,7 @@ from openguru.gurus.models import Guru
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.vectorstore.base import SearchFilter, SearchHit
 from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.sources.processing import ProcessOutcome, source_process
 from PIL import Image
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
@@ -211,3 +212,10 @@ def assert_failed_for_a_reason(detail: Mapping[str, Any], *phrases: str) -> None
     assert len(reason) < 200, reason
     for phrase in phrases:
         assert phrase.casefold() in reason.casefold(), reason
+
+
+def source_process_now(*, source_id: int, token: str) -> ProcessOutcome:
+    """What a worker's task runs, in this process, on the configured embedder and store."""
+    return source_process(
+        source_id=source_id, token=token, embedder=get_embedder(), store=get_vector_store()
+    )

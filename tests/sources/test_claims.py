@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.claims import (
     HEARTBEAT_MISSES,
@@ -17,8 +16,10 @@ from openguru.sources.claims import (
     sources_stuck,
 )
 from openguru.sources.models import DataSource
-from openguru.sources.processing import source_process
 from openguru.sources.services import source_reindex
+
+from tests.gurus.helpers import guru_make
+from tests.sources.ingestion_helpers import source_process_now
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +30,7 @@ TEXT = (
 
 @pytest.fixture
 def source() -> DataSource:
-    guru = guru_create(slug="kites", name="Kites")
+    guru = guru_make(slug="kites", name="Kites")
     return DataSource.objects.create(guru=guru, type="text", url="text://kites", content=TEXT)
 
 
@@ -82,7 +83,7 @@ def test_a_stale_claim_taken_by_another_message_counts_the_run_that_died(source,
 
 def test_runs_that_keep_dying_end_failed_with_the_previous_index_kept(source, settings) -> None:
     settings.SOURCE_MAX_CRASHED_RUNS = 3
-    assert source_process(source_id=source.pk, token="first-run").status == "done"
+    assert source_process_now(source_id=source.pk, token="first-run").status == "done"
     indexed = _row(source)
     collection = indexed.guru.collection_name
     assert indexed.chunk_count > 0
@@ -112,7 +113,7 @@ def test_runs_that_keep_dying_end_failed_with_the_previous_index_kept(source, se
 def test_a_clean_end_and_a_reindex_start_the_count_again(source, settings) -> None:
     assert source_claim(source_id=source.pk, token="message") is Claim.TAKEN
     _heartbeat_lost(source, settings)
-    assert source_process(source_id=source.pk, token="message").status == "done"
+    assert source_process_now(source_id=source.pk, token="message").status == "done"
     done = _row(source)
     assert (done.status, done.crashed_runs) == ("SUCCESS", 0)
 

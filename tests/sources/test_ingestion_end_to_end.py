@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from django.core.files.base import ContentFile
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from tests.fakes.youtube_server import TALK_ID, TALK_TITLE, FakeYouTubeServer
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import REDIS_BROKER, celery_worker, purge, send_task, wait_until
 from tests.sources.ingestion_helpers import (
     ANIMALS,
@@ -169,7 +169,7 @@ def test_a_real_celery_worker_indexes_a_git_repository_and_skips_it_when_unchang
 ) -> None:
     make_repo(tmp_path / "widgets", {"src/widgets/core.py": widgets_module()}, branch="main")
     url = (tmp_path / "widgets").as_uri()
-    guru = guru_create(slug="worker-git", name="Worker git")
+    guru = guru_make(slug="worker-git", name="Worker git")
     source = DataSource.objects.create(guru=guru, type="github_repo", url=url)
 
     def settled(reindex_count: int) -> DataSource | None:
@@ -205,7 +205,7 @@ def test_a_real_celery_worker_indexes_a_git_repository_and_skips_it_when_unchang
 def test_a_real_celery_worker_indexes_a_pdf_and_a_youtube_transcript(
     youtube: FakeYouTubeServer,
 ) -> None:
-    guru = guru_create(slug="worker-media", name="Worker media")
+    guru = guru_make(slug="worker-media", name="Worker media")
     pdf = DataSource(guru=guru, type="pdf", url="pdf://worker/guide.pdf", title="Guide")
     pdf.file.save("guide.pdf", ContentFile(guide_pdf()), save=False)
     pdf.url = pdf.file.url

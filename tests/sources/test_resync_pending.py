@@ -5,7 +5,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from openguru.gurus.services import guru_create
 from openguru.sources.claims import sources_pending
 from openguru.sources.models import DataSource
 from openguru.sources.tasks import (
@@ -14,6 +13,8 @@ from openguru.sources.tasks import (
     sources_enqueue_pending,
 )
 
+from tests.gurus.helpers import guru_make
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LONG_AGO = timezone.now() - timedelta(days=3)
@@ -21,7 +22,7 @@ LONG_AGO = timezone.now() - timedelta(days=3)
 
 def _busy_guru_with(**fields: object) -> DataSource:
     """A source whose guru is busy with another live run, so its task leaves it queued."""
-    guru = guru_create(slug="resync", name="Resync")
+    guru = guru_make(slug="resync", name="Resync")
     DataSource.objects.create(
         guru=guru,
         type="text",

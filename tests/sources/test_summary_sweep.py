@@ -6,12 +6,12 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
-from openguru.sources.processing import source_process
 from openguru.sources.tasks import sources_enqueue_missing_summaries
 
 from tests.conftest import clear_provider_caches
+from tests.gurus.helpers import guru_make
+from tests.sources.ingestion_helpers import source_process_now
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,9 +30,9 @@ def _quiet(source: DataSource, settings, *, indexed_hours_ago: float = 1) -> Non
 
 
 def test_an_indexed_source_without_a_summary_gets_one_and_is_sent_once(llm_server, settings):
-    guru = guru_create(slug="tides", name="Tides")
+    guru = guru_make(slug="tides", name="Tides")
     source = DataSource.objects.create(guru=guru, type="text", url="text://tides", content=TEXT)
-    assert source_process(source_id=source.pk, token="run").status == "done"
+    assert source_process_now(source_id=source.pk, token="run").status == "done"
     # As if the summary's message had been lost with the broker.
     DataSource.objects.filter(pk=source.pk).update(summary="")
     _quiet(source, settings)
@@ -43,7 +43,7 @@ def test_an_indexed_source_without_a_summary_gets_one_and_is_sent_once(llm_serve
 
 
 def test_a_summary_that_stays_empty_is_sent_a_bounded_number_of_times(llm_server, settings):
-    guru = guru_create(slug="empty", name="Empty")
+    guru = guru_make(slug="empty", name="Empty")
     # SUCCESS with no chunks in the store: its summary comes out empty every time.
     source = DataSource.objects.create(
         guru=guru, type="text", url="text://empty", content=TEXT, status="SUCCESS"
@@ -61,7 +61,7 @@ def test_a_summary_that_stays_empty_is_sent_a_bounded_number_of_times(llm_server
 def test_without_an_llm_nothing_is_sent(settings):
     settings.LLM_PROVIDER = "none"
     clear_provider_caches()
-    guru = guru_create(slug="no-llm", name="No LLM")
+    guru = guru_make(slug="no-llm", name="No LLM")
     source = DataSource.objects.create(
         guru=guru, type="text", url="text://no-llm", content=TEXT, status="SUCCESS"
     )

@@ -4,9 +4,10 @@ everything else to `light`."""
 
 import pytest
 from config.celery import app
-from openguru.gurus.services import guru_create
 from openguru.sources.models import DataSource
 from openguru.sources.routing import CRAWL_DISCOVERY_TASK, SOURCE_TASK
+
+from tests.gurus.helpers import guru_make
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +17,7 @@ def queue_for(name: str, *args: object, **options: object) -> str:
 
 
 def test_crawls_go_to_the_crawl_queue_and_every_other_source_to_the_light_one():
-    guru = guru_create(slug="routes", name="Routes")
+    guru = guru_make(slug="routes", name="Routes")
     kinds = {
         ("website", "crawl"): "ingest",
         ("website", "sitemap"): "ingest",

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 from openguru.providers.vectorstore.base import SearchFilter
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 
 from tests.fakes.docs_site import SMALL_DOCS, DocsSite
+from tests.gurus.helpers import guru_make
 from tests.integration.worker import AMQP_BROKER, celery_worker, purge, send_task, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -95,18 +95,18 @@ def test_changing_one_page_reembeds_only_that_page(admin_client, site):
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_crawl_resumes_without_loss_or_duplicates(site):
-    clean_guru = guru_create(slug="clean", name="Clean")
+    clean_guru = guru_make(slug="clean", name="Clean")
     clean = DataSource.objects.create(
         guru=clean_guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
     )
-    from openguru.sources.processing import source_process
+    from tests.sources.ingestion_helpers import source_process_now
 
-    assert source_process(source_id=clean.pk, token="clean-run").status == "done"
+    assert source_process_now(source_id=clean.pk, token="clean-run").status == "done"
     clean.refresh_from_db()
 
     for path in ("tutorial/index.html", "api.html", "faq.html"):
         site.add_slow(f"/{path}", 1.5)  # long enough to kill the worker in the middle
-    guru: Guru = guru_create(slug="killed", name="Killed")
+    guru: Guru = guru_make(slug="killed", name="Killed")
     source = DataSource.objects.create(
         guru=guru, type="website", url=site.url_for("index.html"), crawl_mode="crawl"
     )

@@ -4,9 +4,9 @@ an origin its own widget id allows. Only the widget's endpoints speak CORS at al
 
 import httpx
 import pytest
-from openguru.gurus.services import guru_create
 from openguru.integrations.widget.services import widget_id_create
 
+from tests.gurus.helpers import guru_make
 from tests.widget.conftest import SITE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,7 +70,7 @@ def test_the_request_itself_carries_the_grant(live_asgi, widget_headers):
 
 
 def test_a_site_another_guru_allows_may_not_use_this_widget_id(live_asgi, widget):
-    other = guru_create(slug="rust", name="Rust")
+    other = guru_make(slug="rust", name="Rust")
     widget_id_create(guru=other, domain_pattern="https://rust.example.org")
     # The preflight cannot know which widget id follows: the origin is known, so it passes…
     assert (

@@ -17,7 +17,7 @@ from openguru.sources.selectors import source_by_id
 @shared_task(soft_time_limit=300, time_limit=330)
 def question_grounding_task(question_id: int) -> dict[str, Any]:
     """Check a saved answer's claims against its sources (once per answer text)."""
-    result = question_grounding_check(question_id=question_id)
+    result = question_grounding_check(question_id=question_id, providers_for=providers_for)
     if result is None:
         return {"question_id": question_id, "status": "gone"}
     return {

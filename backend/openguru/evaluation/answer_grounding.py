@@ -6,19 +6,24 @@ from typing import Any
 
 from django.conf import settings
 
+from openguru.answers.engine.providers import Providers
 from openguru.answers.models import Question
 from openguru.answers.quality.grounding_check import question_grounding_check
 from openguru.evaluation.concurrency import ordered_map
 from openguru.gurus.models import Guru
 
 
-def guru_answers_ground(*, guru: Guru, workers: int) -> None:
+def guru_answers_ground(*, guru: Guru, workers: int, providers: Providers) -> None:
     """Check the guru's LLM answers that no worker checked yet (none without the check on)."""
     if not settings.ANSWER_GROUNDING:
         return
     unchecked = Question.objects.filter(guru=guru, extractive=False, grounding__isnull=True)
     ids = list(unchecked.values_list("pk", flat=True))
-    ordered_map(lambda pk: question_grounding_check(question_id=pk), ids, workers=workers)
+
+    def check(pk: int) -> None:
+        question_grounding_check(question_id=pk, providers_for=lambda _guru: providers)
+
+    ordered_map(check, ids, workers=workers)
 
 
 def grounding_summary(*, guru: Guru) -> dict[str, Any]:

@@ -103,6 +103,8 @@ def eval_index_build(
         slug=slug,
         name=f"Eval: {dataset_name}"[:100],
         domain_knowledge=f"evaluation corpus {dataset_name}"[:200],
+        embedder=embedder,
+        store=store,
     )
     source = _corpus_source(guru, dataset_name)
     if _index_is_complete(guru, source, store):

@@ -147,7 +147,7 @@ def engine_answer_run(
     answers = ordered_map(one, [query for query, _ in in_scope], workers=workers)
     refusals = ordered_map(one, list(outside), workers=workers)
     references = [reference for _, reference in in_scope]
-    guru_answers_ground(guru=guru, workers=workers)
+    guru_answers_ground(guru=guru, workers=workers, providers=providers)
     return EngineAnswerRun(
         dataset=dataset,
         out_of_scope=out_of_scope,

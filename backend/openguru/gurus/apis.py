@@ -24,6 +24,8 @@ from openguru.gurus.services import (
     guru_delete,
     guru_update,
 )
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.vectorstore.factory import get_vector_store
 
 
 class GuruOutput(serializers.ModelSerializer):
@@ -186,7 +188,7 @@ class GuruListApi(_GuruApi):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        guru = guru_create(**data.validated_data)
+        guru = guru_create(**data.validated_data, embedder=get_embedder(), store=get_vector_store())
         return Response(GuruAdminOutput(guru).data, status=status.HTTP_201_CREATED)
 
 
@@ -247,7 +249,7 @@ class GuruDetailApi(_GuruApi):
         responses={204: None, **errors(401, 403, 404)},
     )
     def delete(self, request: Request, slug: str) -> Response:
-        guru_delete(guru=guru_get(slug=slug))
+        guru_delete(guru=guru_get(slug=slug), store=get_vector_store())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

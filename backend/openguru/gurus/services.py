@@ -5,8 +5,8 @@ from django.db import IntegrityError, transaction
 from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
-from openguru.providers.embeddings.factory import get_embedder
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.embeddings.base import Embedder
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.providers.vectorstore.naming import collection_name_for
 
 EDITABLE_FIELDS = {
@@ -37,8 +37,10 @@ def guru_create(
     github_webhook_secret: str = "",
     trust_threshold: float | None = None,
     answer_mode: str = "",
+    embedder: Embedder,
+    store: VectorStore,
 ) -> Guru:
-    embedder = get_embedder()
+    """The guru takes the embedder's model and dimension for good, and gets its collection."""
     guru = Guru(
         slug=slug,
         name=name,
@@ -62,7 +64,7 @@ def guru_create(
             guru.save()
     except IntegrityError as exc:
         raise DomainError(ErrorCode.CONFLICT, f"A guru named '{slug}' already exists.") from exc
-    get_vector_store().create_collection(guru.collection_name, dimension=guru.embedding_dimension)
+    store.create_collection(guru.collection_name, dimension=guru.embedding_dimension)
     after = audit_fields(guru, ["slug", *sorted(EDITABLE_FIELDS)])
     audit_record(action="guru.create", target=guru, target_label=slug, guru=guru, after=after)
     return guru
@@ -88,7 +90,7 @@ def guru_update(*, guru: Guru, data: dict[str, Any]) -> Guru:
     return guru
 
 
-def guru_delete(*, guru: Guru) -> None:
+def guru_delete(*, guru: Guru, store: VectorStore) -> None:
     collection = guru.collection_name
     files = [source.file for source in guru.sources.all() if source.file]
     before = audit_fields(guru, ["slug", "name"])
@@ -98,7 +100,7 @@ def guru_delete(*, guru: Guru) -> None:
     guru.delete()
 
     def _cleanup() -> None:
-        get_vector_store().drop_collection(collection)
+        store.drop_collection(collection)
         for stored in files:
             stored.delete(save=False)
 

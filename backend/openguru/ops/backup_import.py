@@ -55,9 +55,19 @@ def _save(
     return deserialized.object
 
 
-def _guru(row: Row, slug: str) -> Guru:
+@dataclass(frozen=True)
+class RestoreProviders:
+    """What a restore embeds the archived chunks with and stores them in."""
+
+    embedder: Embedder
+    store: VectorStore
+
+
+def _guru(row: Row, slug: str, providers: RestoreProviders) -> Guru:
     fields = row["fields"]
-    guru = guru_create(slug=slug, name=fields["name"])
+    guru = guru_create(
+        slug=slug, name=fields["name"], embedder=providers.embedder, store=providers.store
+    )
     for name in (*EDITABLE_FIELDS, "summary"):
         setattr(guru, name, fields[name])
     guru.save()
@@ -99,14 +109,6 @@ def _sources(
         ids[row["pk"]] = source.pk
         to_embed.append((source, chunks))
     return ids, to_embed
-
-
-@dataclass(frozen=True)
-class RestoreProviders:
-    """What a restore embeds the archived chunks with and stores them in."""
-
-    embedder: Embedder
-    store: VectorStore
 
 
 def _embed(guru: Guru, source: DataSource, chunks: list[Row], providers: RestoreProviders) -> None:
@@ -174,7 +176,7 @@ def guru_import(*, archive_path: Path, providers: RestoreProviders, slug: str = 
         document = _read(archive)
         slug = slug or document["guru"]["fields"]["slug"]
         with transaction.atomic():
-            guru = _guru(document["guru"], slug)
+            guru = _guru(document["guru"], slug, providers)
             saved: list[str] = []  # files put back, removed again if the import fails
             try:
                 sources, restored = _sources(archive, document, guru, saved)

@@ -83,9 +83,8 @@ class GuruReanalyzeApi(APIView):
         ],
     )
     def post(self, request: Request, slug: str) -> Response:
-        guru = guru_get(slug=slug)
-        moved = guru_reanalyze(guru=guru)
-        store = get_vector_store()
+        guru, store = guru_get(slug=slug), get_vector_store()
+        moved = guru_reanalyze(guru=guru, store=store)
         return Response(
             {
                 "moved": moved,

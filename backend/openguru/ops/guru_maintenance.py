@@ -10,7 +10,6 @@ from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_bm25_analyzer
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.vectorstore.base import VectorStore
-from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.providers.vectorstore.naming import collection_name_for
 from openguru.sources.claims import guru_has_live_claim
 from openguru.sources.services import sources_reindex_guru
@@ -44,7 +43,7 @@ def guru_reembed(*, guru: Guru, embedder: Embedder, store: VectorStore) -> int:
     return sources_reindex_guru(guru=guru)
 
 
-def guru_reanalyze(*, guru: Guru) -> bool:
+def guru_reanalyze(*, guru: Guru, store: VectorStore) -> bool:
     """Move the guru's chunks to a collection with the configured BM25 analyzer.
 
     A collection keeps the analyzer it was created with; this copies the chunks, vectors as
@@ -55,7 +54,6 @@ def guru_reanalyze(*, guru: Guru) -> bool:
     during the copy, so no source of it starts processing (and writes to the old collection)
     meanwhile; one that is being processed now makes it a CONFLICT: try again when it is done.
     """
-    store = get_vector_store()
     with transaction.atomic():
         locked = Guru.objects.select_for_update().get(pk=guru.pk)
         old_collection = guru.collection_name = locked.collection_name

@@ -10,7 +10,11 @@ from rest_framework.views import APIView
 
 from openguru.core.models import PlatformSettings
 from openguru.core.openapi import errors
-from openguru.core.platform_settings import platform_settings_get, platform_settings_update
+from openguru.core.platform_settings import (
+    EDITABLE_FIELDS,
+    platform_settings_get,
+    platform_settings_update,
+)
 from openguru.ops.deployment import deployment_providers
 from openguru.providers.llm.factory import get_llm
 
@@ -43,16 +47,7 @@ class SettingsApi(APIView):
     class OutputSerializer(serializers.ModelSerializer):
         class Meta:
             model = PlatformSettings
-            fields = [
-                "rerank_threshold",
-                "trust_score_threshold",
-                "trust_score_margin",
-                "similar_question_threshold",
-                "low_trust_threshold",
-                "widget_answer_max_length",
-                "answer_cache_enabled",
-                "updated_at",
-            ]
+            fields = [*EDITABLE_FIELDS, "updated_at"]
 
     class ReadOnlySerializer(OutputSerializer):
         providers = ProvidersOutput(read_only=True)
@@ -63,10 +58,12 @@ class SettingsApi(APIView):
         class Meta:
             model = PlatformSettings
             fields = [
-                *["rerank_threshold", "trust_score_threshold", "trust_score_margin"],
-                *["similar_question_threshold", "low_trust_threshold"],
-                *["widget_answer_max_length", "answer_cache_enabled", "updated_at"],
-                *["providers", "llm_model", "embedding_model", "answer_mode"],
+                *EDITABLE_FIELDS,
+                "updated_at",
+                "providers",
+                "llm_model",
+                "embedding_model",
+                "answer_mode",
             ]
 
     _EXAMPLE = {

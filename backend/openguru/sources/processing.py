@@ -15,9 +15,9 @@ from openguru.core.errors import DATABASE_DOWN, DomainError, TransientError
 from openguru.core.metrics import ingestion_failure_record, ingestion_record
 from openguru.core.queues import LIGHT_QUEUE
 from openguru.core.task_send import task_send
-from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.embeddings.base import Embedder
 from openguru.providers.llm.factory import llm_configured
-from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.claims import Claim, claim_heartbeat, source_claim, source_release
 from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
@@ -61,7 +61,13 @@ def _progress_sink(source_id: int, token: str) -> Any:
 
 
 def source_process(
-    *, source_id: int, token: str, final_attempt: bool = True, heartbeat_seconds: float = 0
+    *,
+    source_id: int,
+    token: str,
+    embedder: Embedder,
+    store: VectorStore,
+    final_attempt: bool = True,
+    heartbeat_seconds: float = 0,
 ) -> ProcessOutcome:
     """Index the source. Transient failures re-raise (the task retries) unless final_attempt.
     A worker's run keeps its claim alive every `heartbeat_seconds` (`claims.claim_heartbeat`)."""
@@ -78,8 +84,8 @@ def source_process(
                 request=_load_request(source),
                 target=IndexTarget(guru.collection_name, guru.embedding_dimension, source.pk),
                 loader=loader_for(source.type),
-                embedder=get_embedder(),
-                store=get_vector_store(),
+                embedder=embedder,
+                store=store,
                 on_progress=_progress_sink(source_id, token),
                 chunk_size_tokens=settings.CHUNK_SIZE_TOKENS,
                 chunk_overlap_tokens=settings.CHUNK_OVERLAP_TOKENS,

@@ -12,6 +12,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from openguru.core.errors import DATABASE_DOWN, TransientError
+from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.llm.factory import get_llm, llm_configured
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.claims import (
@@ -61,6 +62,8 @@ def source_process_task(self: Task, source_id: int, busy_waits: int = 0, token: 
         outcome = source_process(
             source_id=source_id,
             token=token,
+            embedder=get_embedder(),
+            store=get_vector_store(),
             final_attempt=final,
             heartbeat_seconds=0 if eager else settings.SOURCE_HEARTBEAT_SECONDS,
         )

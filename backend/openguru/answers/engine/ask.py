@@ -17,7 +17,7 @@ from django.conf import settings
 from openguru.answers.engine import events, stages
 from openguru.answers.engine.events import AnswerEvent
 from openguru.answers.engine.groundwork import AskRequest
-from openguru.answers.engine.pipeline import AnswerRun
+from openguru.answers.engine.pipeline import AnswerRun, StreamedAnswer
 from openguru.answers.engine.providers import Providers
 from openguru.answers.engine.stages import RELEVANCE_TOP
 from openguru.core.errors import DATABASE_DOWN, DomainError, ErrorCode, database_unavailable
@@ -57,20 +57,23 @@ async def ask(request: AskRequest, providers: Providers) -> AsyncGenerator[Answe
 async def answer_stages(run: AnswerRun) -> AsyncIterator[AnswerEvent]:
     """The stages in order; an earlier answer to reuse or a refusal ends the run early."""
     check_index_model(run.request.guru, run.providers.embedder)
-    reused = await stages.reuse_or_retrieve(run)
-    if reused is not None:
-        async for event in stages.replay(reused):
+    gathered = await stages.reuse_or_retrieve(run)
+    if gathered.reused is not None:
+        async for event in stages.replay(gathered.reused):
             yield event
         return
-    await stages.score(run)
-    stages.gate(run)
-    if not stages.passed(run):
-        for event in stages.refusal_events(await stages.record_refusal(run)):
+    work = gathered.work
+    await stages.score(run, gathered.retrieval.candidates)
+    gated = stages.gate(run, work)
+    if not gated.passed:
+        for event in stages.refusal_events(await stages.record_refusal(run, gated)):
             yield event
         return
-    async for event in stages.stream(run):
+    plan = stages.answer_plan(work, gated)
+    answer = StreamedAnswer()
+    async for event in stages.stream(run, work, plan, answer):
         yield event
-    question = await stages.record_answer(run)
+    question = await stages.record_answer(run, work, plan, answer)
     yield events.done(**stages.question_payload(question))
 
 

@@ -58,6 +58,10 @@ class Groundwork:
         return self.existing is not None and not self.existing.stale
 
     @property
+    def earlier_questions(self) -> list[str]:
+        return [question for question, _ in self.history]
+
+    @property
     def vector(self) -> list[float]:
         return (self.retrieval.query_vector if self.retrieval else None) or []
 

@@ -1,19 +1,57 @@
-"""One answer on its way through the stages: what it was asked, the providers it runs on, and
-what each stage learned (the groundwork, the gate's decision, the streamed text, the trace).
+"""One answer on its way through the stages: what it was asked, the providers it runs on, its
+clock and decision trace (`AnswerRun`), and what the stages hand each other.
 
-The stages (`answers/engine/stages.py`) read and fill it; the engine (`answers/engine/ask.py`)
-creates it
+Each stage (`answers/engine/stages.py`) returns what it learned as a frozen result the engine
+(`answers/engine/ask.py`) passes to the next: `Gathered` (the groundwork, or an earlier answer
+to replay), `Gated` (the gate's decision) and `AnswerPlan` (what the answer is written from).
+Only the streamed text is filled in as it comes (`StreamedAnswer`). The engine creates the run
 and closes it on its one way out, whatever stage the answer stopped at."""
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from openguru.answers.engine.context import Context
 from openguru.answers.engine.gate import GateDecision
 from openguru.answers.engine.groundwork import AskRequest, Groundwork
 from openguru.answers.engine.providers import Providers
 from openguru.answers.engine.retrieval import RetrievalResult
 from openguru.answers.engine.trace import Clock, DecisionTrace
 from openguru.answers.engine.understanding import Understanding, UnderstandingCall
+from openguru.answers.models import Question
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Reuse ─► retrieve: the groundwork, and the earlier answer to replay instead, if any."""
+
+    work: Groundwork
+    reused: Question | None
+
+    @property
+    def retrieval(self) -> RetrievalResult:
+        assert self.work.retrieval is not None, "nothing is replayed, so the searches ran"
+        return self.work.retrieval
+
+
+@dataclass(frozen=True)
+class Gated:
+    """The gate's decision, with the understanding as it was known then."""
+
+    decision: GateDecision
+    understanding: Understanding
+    passed: bool
+
+
+@dataclass(frozen=True)
+class AnswerPlan:
+    """What a passed answer is written from and announced with (the `meta` event)."""
+
+    question: str  # the wording the prompt asks: the prettified one when it came in time
+    contexts: list[Context]
+    references: list[dict[str, Any]]
+    cited_source_ids: list[int]
+    slug: str
+    trust_score: float
 
 
 @dataclass
@@ -30,21 +68,17 @@ class StreamedAnswer:
         return "".join(self.parts)
 
 
-@dataclass
+@dataclass(frozen=True)
 class AnswerRun:
+    """What every stage of one answer shares: the ask, its providers, its clock, the
+    understanding call running alongside and the decision trace the stages add to."""
+
     request: AskRequest
     providers: Providers
     fast: bool  # one LLM round trip before the first token (no relevance call)
     clock: Clock
     understanding_call: UnderstandingCall
     trace: DecisionTrace
-    work: Groundwork | None = None
-    understanding: Understanding | None = None  # as known when the gate ran
-    decision: GateDecision | None = None
-    answer: StreamedAnswer = field(default_factory=StreamedAnswer)
-    references: list[dict[str, Any]] = field(default_factory=list)
-    cited_source_ids: list[int] = field(default_factory=list)
-    slug: str = ""
 
     @classmethod
     def begin(cls, request: AskRequest, providers: Providers, *, mode: str) -> "AnswerRun":
@@ -60,15 +94,6 @@ class AnswerRun:
             understanding_call=UnderstandingCall(llm, guru=request.guru, question=request.question),
             trace=DecisionTrace(fast=(request.mode or mode) == "fast", llm=llm is not None),
         )
-
-    @property
-    def retrieval(self) -> RetrievalResult:
-        assert self.work is not None and self.work.retrieval is not None, "retrieve ran first"
-        return self.work.retrieval
-
-    @property
-    def earlier_questions(self) -> list[str]:
-        return [question for question, _ in self.work.history] if self.work else []
 
     def trace_dict(self) -> dict[str, Any]:
         return self.trace.as_dict(self.clock)

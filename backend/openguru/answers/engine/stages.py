@@ -9,8 +9,9 @@
   stream              `meta`, then the answer's deltas (the LLM's, or an extractive answer)
   record              save the question (or the refusal) with its decision trace
 
-Each stage reads and fills the `AnswerRun`; none builds a provider or cleans up after itself
-(the engine closes the run on its one way out)."""
+Each stage takes the `AnswerRun` (the ask, providers, clock and trace) and what the stages
+before it returned, and returns its own result (`pipeline.py`); none builds a provider or cleans
+up after itself (the engine closes the run on its one way out)."""
 
 import logging
 import time
@@ -23,9 +24,15 @@ from openguru.answers.engine.context import answer_contexts, references_for
 from openguru.answers.engine.events import AnswerEvent
 from openguru.answers.engine.extractive import extractive_answer
 from openguru.answers.engine.fusion import Candidate
-from openguru.answers.engine.gate import GateDecision, answer_gate, guru_threshold
-from openguru.answers.engine.groundwork import AskRequest, groundwork_gather
-from openguru.answers.engine.pipeline import AnswerRun
+from openguru.answers.engine.gate import answer_gate, guru_threshold
+from openguru.answers.engine.groundwork import AskRequest, Groundwork, groundwork_gather
+from openguru.answers.engine.pipeline import (
+    AnswerPlan,
+    AnswerRun,
+    Gated,
+    Gathered,
+    StreamedAnswer,
+)
 from openguru.answers.engine.prompts import RELEVANCE_SCHEMA, answer_messages, relevance_messages
 from openguru.answers.engine.refusal import refusal_message
 from openguru.answers.engine.trace import (
@@ -51,14 +58,14 @@ SHORT_EXTRACTIVE_SENTENCES = 3  # a short (API) answer without an LLM quotes few
 # --- reuse ─► retrieve ---------------------------------------------------------------------------
 
 
-async def reuse_or_retrieve(run: AnswerRun) -> Question | None:
-    """An earlier answer to replay, or None once the candidates are in `run.work`."""
+async def reuse_or_retrieve(run: AnswerRun) -> Gathered:
+    """The groundwork, with an earlier answer to replay if there is one to reuse."""
     # Understanding (prettified question, SEO fields, validity) is never waited for: the answer
     # uses it only if it has already arrived. In default mode it starts alongside retrieval, so
     # it may be back before the answer call; fast mode's answer call follows retrieval within
     # milliseconds, so there it starts with the first token, off the critical path.
     on_searching = _ignore if run.fast else run.understanding_call.start_soon
-    run.work = work = await run_blocking(
+    work = await run_blocking(
         partial(
             groundwork_gather,
             request=run.request,
@@ -68,11 +75,13 @@ async def reuse_or_retrieve(run: AnswerRun) -> Question | None:
         )
     )
     if work.reusable:
-        return work.existing
+        return Gathered(work, reused=work.existing)
     if work.similar is not None and not work.similar.stale:
-        return work.similar  # known only after the embedding: understanding may have started
-    run.trace.retrieved(run.retrieval)
-    return None
+        # known only after the embedding: understanding may have started
+        return Gathered(work, reused=work.similar)
+    gathered = Gathered(work, reused=None)
+    run.trace.retrieved(gathered.retrieval)
+    return gathered
 
 
 def _ignore(_history: list[str]) -> None:
@@ -94,9 +103,10 @@ async def replay(question: Question) -> AsyncIterator[AnswerEvent]:
 # --- score ---------------------------------------------------------------------------------------
 
 
-async def score(run: AnswerRun) -> None:
-    """Default mode without a reranker: one LLM call judges the top candidates."""
-    llm, candidates = run.providers.llm, run.retrieval.candidates
+async def score(run: AnswerRun, candidates: list[Candidate]) -> None:
+    """Default mode without a reranker: one LLM call judges the top candidates (their
+    `rerank`, in place: the gate reads the candidates as scored)."""
+    llm = run.providers.llm
     if llm is None or not _llm_scores(run) or not candidates:
         return
     started = time.perf_counter()
@@ -142,17 +152,17 @@ async def llm_relevance(llm: LLM, question: str, candidates: list[Candidate]) ->
 # --- gate ----------------------------------------------------------------------------------------
 
 
-def gate(run: AnswerRun) -> GateDecision:
-    assert run.work is not None
-    platform = run.work.platform
-    run.understanding = understanding = run.understanding_call.if_ready()
+def gate(run: AnswerRun, work: Groundwork) -> Gated:
+    assert work.retrieval is not None, "the searches ran"
+    platform = work.platform
+    understanding = run.understanding_call.if_ready()
     threshold = guru_threshold(
         run.request.guru,
         setting=platform.trust_score_threshold,
         retrieval_relevance=not _llm_scores(run),
     )
-    run.decision = decision = answer_gate(
-        run.retrieval.candidates, threshold=threshold, margin=platform.trust_score_margin
+    decision = answer_gate(
+        work.retrieval.candidates, threshold=threshold, margin=platform.trust_score_margin
     )
     run.trace.gated(decision, setting=threshold, margin=platform.trust_score_margin)
     run.trace.understanding_ready = run.understanding_call.done
@@ -162,54 +172,59 @@ def gate(run: AnswerRun) -> GateDecision:
         run.trace.decide(REFUSED, LOW_RELEVANCE)
     else:
         run.trace.decide(ANSWERED, PASSED_GATE)
-    return decision
-
-
-def passed(run: AnswerRun) -> bool:
-    return run.trace.data.get("decision") == ANSWERED
+    passed = understanding.valid and decision.passed
+    return Gated(decision=decision, understanding=understanding, passed=passed)
 
 
 # --- stream --------------------------------------------------------------------------------------
 
 
-async def stream(run: AnswerRun) -> AsyncIterator[AnswerEvent]:
-    """`meta` (slug, references, trust), then the answer as it comes."""
-    assert run.work is not None and run.decision is not None and run.understanding is not None
-    contexts = answer_contexts(run.decision.kept)
-    run.references = references_for(contexts, source_types=run.work.source_types)
-    run.cited_source_ids = sorted({c.source_id for c in contexts})
-    existing = run.work.existing or run.work.similar
-    run.slug = existing.slug if existing else run.understanding.slug
+def answer_plan(work: Groundwork, gated: Gated) -> AnswerPlan:
+    """The contexts the answer reads, the references shown under it, its slug and trust."""
+    contexts = answer_contexts(gated.decision.kept)
+    existing = work.existing or work.similar
+    return AnswerPlan(
+        question=gated.understanding.question,
+        contexts=contexts,
+        references=references_for(contexts, source_types=work.source_types),
+        cited_source_ids=sorted({c.source_id for c in contexts}),
+        slug=existing.slug if existing else gated.understanding.slug,
+        trust_score=round(gated.decision.trust_score, 4),
+    )
+
+
+async def stream(
+    run: AnswerRun, work: Groundwork, plan: AnswerPlan, answer: StreamedAnswer
+) -> AsyncIterator[AnswerEvent]:
+    """`meta` (slug, references, trust), then the answer as it comes, also into `answer` (a
+    generator returns nothing: the text and the call's usage are kept there for the record)."""
     run.clock.mark("meta_ms")
     yield events.meta(
-        slug=run.slug,
-        references=run.references,
-        trust_score=round(run.decision.trust_score, 4),
-        refused=False,
+        slug=plan.slug, references=plan.references, trust_score=plan.trust_score, refused=False
     )
     llm = run.providers.llm
     if llm is None:
         text = extractive_answer(
             question=run.request.question,
-            contexts=contexts,
+            contexts=plan.contexts,
             max_sentences=SHORT_EXTRACTIVE_SENTENCES if run.request.short_answer else 5,
         )
-        run.answer.parts.append(text)
+        answer.parts.append(text)
         yield events.delta(text)
         return
     messages = answer_messages(
         guru=run.request.guru,
-        question=run.understanding.question,
-        contexts=contexts,
-        history=run.work.history,
+        question=plan.question,
+        contexts=plan.contexts,
+        history=work.history,
         short_answer=run.request.short_answer,
     )
-    started, answer = time.perf_counter(), run.answer
+    started = time.perf_counter()
     async for chunk in llm.stream(messages):
         if chunk.delta:
             if not answer.parts:
                 run.clock.mark("first_token_ms")
-                run.understanding_call.start(run.earlier_questions)
+                run.understanding_call.start(work.earlier_questions)
             answer.parts.append(chunk.delta)
             yield events.delta(chunk.delta)
         if chunk.model:
@@ -230,31 +245,32 @@ async def stream(run: AnswerRun) -> AsyncIterator[AnswerEvent]:
 # --- record --------------------------------------------------------------------------------------
 
 
-async def record_answer(run: AnswerRun) -> Question:
-    assert run.work is not None and run.decision is not None
+async def record_answer(
+    run: AnswerRun, work: Groundwork, plan: AnswerPlan, answer: StreamedAnswer
+) -> Question:
     # Ran alongside the answer: its description, intent and prettified question are saved.
-    final = await run.understanding_call.result(run.earlier_questions)
+    final = await run.understanding_call.result(work.earlier_questions)
     _note_understanding(run, final.prompt_tokens, final.completion_tokens)
-    llm, answer, request = run.providers.llm, run.answer, run.request
+    llm, request = run.providers.llm, run.request
     record = AnswerRecord(
-        slug=run.slug,
+        slug=plan.slug,
         question=final.question or request.question,
         user_question=request.question,
         content=answer.text,
-        references=run.references,
-        trust_score=round(run.decision.trust_score, 4),
+        references=plan.references,
+        trust_score=plan.trust_score,
         source=request.source,
         description=final.description,
         user_intent=final.user_intent,
         answer_length=final.answer_length,
-        cited_source_ids=run.cited_source_ids,
+        cited_source_ids=plan.cited_source_ids,
         extractive=llm is None,
         llm_model=answer.model or (llm.model if llm else ""),
         prompt_tokens=answer.prompt_tokens + final.prompt_tokens,
         completion_tokens=answer.completion_tokens + final.completion_tokens,
         latency_ms=int(run.clock.since_start_ms()),
         trace=run.trace_dict(),
-        vector=run.work.vector,
+        vector=work.vector,
     )
     return await run_blocking(
         partial(
@@ -263,18 +279,18 @@ async def record_answer(run: AnswerRun) -> Question:
             record=record,
             binge=request.binge,
             parent=request.parent,
-            existing=run.work.existing or run.work.similar,
+            existing=work.existing or work.similar,
         )
     )
 
 
-async def record_refusal(run: AnswerRun) -> str:
+async def record_refusal(run: AnswerRun, gated: Gated) -> str:
     """Record the refused question; returns the message that says why there is no answer."""
-    assert run.decision is not None and run.understanding is not None
+    understanding = gated.understanding
     # Sent in default mode; if it had not come back by the gate its tokens are unknown (0).
-    _note_understanding(run, run.understanding.prompt_tokens, run.understanding.completion_tokens)
+    _note_understanding(run, understanding.prompt_tokens, understanding.completion_tokens)
     trace = run.trace_dict()
-    request, best = run.request, run.decision.best
+    request, best = run.request, gated.decision.best
     return await run_blocking(partial(_refuse, request.guru, request, best, trace))
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from django.db import transaction
 
-from openguru.answers.engine.providers import providers_for
+from openguru.answers.engine.providers import ProvidersFor
 from openguru.answers.models import Question
 from openguru.answers.quality.grounding import (
     answer_grounding,
@@ -19,7 +19,9 @@ from openguru.answers.quality.grounding import (
 logger = logging.getLogger(__name__)
 
 
-def question_grounding_check(*, question_id: int) -> dict[str, Any] | None:
+def question_grounding_check(
+    *, question_id: int, providers_for: ProvidersFor
+) -> dict[str, Any] | None:
     """Blocking (a worker's). Check a saved answer's claims against the contexts it read, store
     the result and lower its trust score for unsupported claims (`grounding.grounded_trust`).
     None when the question is gone."""

@@ -1,6 +1,6 @@
 """The embedder interface. Sync: embedding is CPU/IO work run in workers or threads."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 
@@ -37,3 +37,16 @@ def passage_precision(embedder: Embedder) -> str:
     one: "float32" or "bfloat16", picked by the CPU under `auto`); "" otherwise. Reports say it:
     the two formats rank near-ties differently, so an index's figures depend on it."""
     return str(getattr(embedder, "precision", ""))
+
+
+def embed_in_batches(
+    texts: Sequence[str],
+    *,
+    batch_size: int,
+    embed_batch: Callable[[Sequence[str]], list[list[float]]],
+) -> list[list[float]]:
+    """The vectors of `texts` in order, one `embed_batch` call (one request) per batch."""
+    vectors: list[list[float]] = []
+    for start in range(0, len(texts), batch_size):
+        vectors.extend(embed_batch(texts[start : start + batch_size]))
+    return vectors

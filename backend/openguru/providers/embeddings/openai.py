@@ -8,6 +8,7 @@ import openai
 from openai import Omit, OpenAI, omit
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.providers.embeddings.base import embed_in_batches
 from openguru.providers.llm.openai_compatible import provider_error
 
 logger = logging.getLogger(__name__)
@@ -72,10 +73,7 @@ class OpenAIEmbedder:
         return len(text) // 3 + 1
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), self._batch_size):
-            vectors.extend(self._embed_batch(texts[start : start + self._batch_size]))
-        return vectors
+        return embed_in_batches(texts, batch_size=self._batch_size, embed_batch=self._embed_batch)
 
     def embed_query(self, text: str) -> list[float]:
         return self._embed_batch([text])[0]

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
+from openguru.providers.embeddings.base import embed_in_batches
 
 DEFAULT_MAX_INPUT_TOKENS = 512
 _ERROR_TEXT_LIMIT = 300
@@ -130,10 +131,7 @@ class TEIEmbedder:
         return math.ceil(len(text) / 4)
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), self._batch_size):
-            vectors.extend(self._embed_batch(texts[start : start + self._batch_size]))
-        return vectors
+        return embed_in_batches(texts, batch_size=self._batch_size, embed_batch=self._embed_batch)
 
     def embed_query(self, text: str) -> list[float]:
         return self._embed_batch([text])[0]

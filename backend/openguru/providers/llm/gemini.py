@@ -15,7 +15,7 @@ from google.genai import types
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.llm.base import ChatMessage, Completion, JsonCompletion, StreamChunk, Usage
-from openguru.providers.llm.loop_clients import PerLoopClients
+from openguru.providers.llm.sdk import SdkLLM
 from openguru.providers.llm.structured import parse_json_object
 
 _RETRYABLE_STATUSES = (408, 429, 500, 502, 503, 504)
@@ -42,30 +42,7 @@ _SDK_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
-class GeminiLLM:
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        base_url: str | None,
-        model: str,
-        timeout: float = 60.0,
-        max_retries: int = 1,
-    ) -> None:
-        self._api_key = api_key
-        self._base_url = base_url
-        self._model = model
-        self._timeout = timeout
-        self._max_retries = max_retries
-        self._clients = PerLoopClients(self._new_client, _close_client)
-
-    def __repr__(self) -> str:  # never the key
-        return f"GeminiLLM(model={self._model!r}, base_url={self._base_url!r})"
-
-    @property
-    def model(self) -> str:
-        return self._model
-
+class GeminiLLM(SdkLLM[genai.Client]):
     async def complete(
         self,
         messages: Sequence[ChatMessage],
@@ -162,9 +139,8 @@ class GeminiLLM:
             ),
         )
 
-
-async def _close_client(client: genai.Client) -> None:
-    await client.aio.aclose()
+    async def _close_client(self, client: genai.Client) -> None:
+        await client.aio.aclose()
 
 
 def _provider_error(error: Exception) -> DomainError:

@@ -23,7 +23,7 @@ from openai.types.completion_usage import CompletionUsage
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.providers.llm.base import ChatMessage, Completion, JsonCompletion, StreamChunk, Usage
-from openguru.providers.llm.loop_clients import PerLoopClients
+from openguru.providers.llm.sdk import SdkLLM
 from openguru.providers.llm.structured import parse_json_object, schema_instruction
 
 logger = logging.getLogger(__name__)
@@ -46,31 +46,9 @@ _TRANSPORT_ERRORS: tuple[type[Exception], ...] = (
 _SDK_ERRORS: tuple[type[Exception], ...] = (openai.OpenAIError, httpx2.HTTPError, *_AIOHTTP_ERRORS)
 
 
-class OpenAICompatibleLLM:
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        base_url: str | None,
-        model: str,
-        timeout: float = 60.0,
-        max_retries: int = 1,
-    ) -> None:
-        self._api_key = api_key
-        self._base_url = base_url
-        self._model = model
-        self._timeout = timeout
-        self._max_retries = max_retries
-        self._clients = PerLoopClients(self._new_client, _close_client)
-        # Learned on first use: some compatible servers reject `json_schema` output.
-        self._json_schema_supported = True
-
-    def __repr__(self) -> str:  # never the key
-        return f"OpenAICompatibleLLM(model={self._model!r}, base_url={self._base_url!r})"
-
-    @property
-    def model(self) -> str:
-        return self._model
+class OpenAICompatibleLLM(SdkLLM[AsyncOpenAI]):
+    # Learned on first use (per instance): some compatible servers reject `json_schema` output.
+    _json_schema_supported = True
 
     async def complete(
         self,
@@ -212,9 +190,8 @@ class OpenAICompatibleLLM:
             http_client=_http_client(),
         )
 
-
-async def _close_client(client: AsyncOpenAI) -> None:
-    await client.close()
+    async def _close_client(self, client: AsyncOpenAI) -> None:
+        await client.close()
 
 
 def _http_client() -> httpx2.AsyncClient | None:

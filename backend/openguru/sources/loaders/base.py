@@ -4,6 +4,7 @@ Loaders fetch and extract; they never touch the database or the vector store. Th
 progress through a callback and raise `DomainError` with a user-readable message on bad input.
 """
 
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -63,6 +64,24 @@ class LoadResult:
 
 
 ProgressCallback = Callable[[LoadProgress], None]
+
+PROGRESS_EVERY_SECONDS = 0.5
+
+
+class ProgressReporter:
+    """Hands a load's counts to its callback at most every PROGRESS_EVERY_SECONDS, and once
+    more at the end (`force`): a crawl of thousands of pages would otherwise write each one."""
+
+    def __init__(self, progress: LoadProgress, on_progress: ProgressCallback) -> None:
+        self._progress = progress
+        self._on_progress = on_progress
+        self._last_report = 0.0
+
+    def report(self, *, force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - self._last_report >= PROGRESS_EVERY_SECONDS:
+            self._last_report = now
+            self._on_progress(self._progress)
 
 
 class Loader(Protocol):

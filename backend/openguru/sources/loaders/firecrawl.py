@@ -37,6 +37,7 @@ from openguru.sources.loaders.base import (
     LoadRequest,
     LoadResult,
     ProgressCallback,
+    ProgressReporter,
 )
 from openguru.sources.loaders.firecrawl_http import install as install_capped_http
 from openguru.sources.loaders.ssrf import check_url, http_status_error
@@ -46,7 +47,6 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_POLL_SECONDS = 2.0
 DEFAULT_MAX_WAIT_SECONDS = 6 * 3600.0
-PROGRESS_EVERY_SECONDS = 0.5
 _REGEX_SPECIALS = frozenset(".^$+()[]{}|\\")
 
 
@@ -144,11 +144,10 @@ class _FirecrawlRun:
         self.client = client
         self.request = request
         self.limits = CrawlLimits.from_options(request.options)
-        self.on_progress = on_progress
         self.progress = LoadProgress()
+        self.reporter = ProgressReporter(self.progress, on_progress)
         self.result = LoadResult(documents=iter(()))
         self.accepted: set[str] = set()
-        self.last_report = 0.0
 
     # --- Single page ---
 
@@ -200,7 +199,7 @@ class _FirecrawlRun:
                     job_id, pagination_config=PaginationConfig(auto_paginate=False)
                 )
             self.progress.discovered = max(self.progress.discovered, int(job.total or 0))
-            self.report()
+            self.reporter.report()
             if job.status == "completed":
                 return job
             if job.status in ("failed", "cancelled"):
@@ -226,7 +225,7 @@ class _FirecrawlRun:
         markdown = page.markdown or ""
         if status >= 400:
             self.progress.failed += 1
-            self.report()
+            self.reporter.report()
             return
         if not markdown.strip():
             return
@@ -239,19 +238,13 @@ class _FirecrawlRun:
         if digest == previous.get("hash"):
             self.result.unchanged_links.add(link)
             self.progress.skipped_unchanged += 1
-            self.report()
+            self.reporter.report()
             return
         self.progress.fetched += 1
-        self.report()
+        self.reporter.report()
         title = page.metadata_typed.title or link
         yield Document(title=str(title), link=link, text=markdown, format="markdown")
 
-    def report(self, *, force: bool = False) -> None:
-        now = time.monotonic()
-        if force or now - self.last_report >= PROGRESS_EVERY_SECONDS:
-            self.last_report = now
-            self.on_progress(self.progress)
-
     def _finishing(self, documents: Iterator[Document]) -> Iterator[Document]:
         yield from documents
-        self.report(force=True)
+        self.reporter.report(force=True)

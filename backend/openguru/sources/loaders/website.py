@@ -28,7 +28,6 @@ page's fetch and change detection live in `website_page.py`.)
 """
 
 import logging
-import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from urllib.parse import urlsplit
@@ -44,6 +43,7 @@ from openguru.sources.loaders.base import (
     LoadRequest,
     LoadResult,
     ProgressCallback,
+    ProgressReporter,
 )
 from openguru.sources.loaders.ssrf import check_url, guarded_client, safe_fetch
 from openguru.sources.loaders.website_page import Page, fetch_page, landed_in
@@ -60,7 +60,6 @@ from openguru.sources.loaders.website_sitemap import is_sitemap_url, sitemap_pag
 logger = logging.getLogger(__name__)
 
 ROBOTS_MAX_BYTES = 512 * 1024
-PROGRESS_EVERY_SECONDS = 0.5
 
 
 def website_loader() -> Loader:
@@ -104,14 +103,13 @@ class _Run:
     def __init__(self, request: LoadRequest, on_progress: ProgressCallback) -> None:
         self.request = request
         self.limits = CrawlLimits.from_options(request.options)
-        self.on_progress = on_progress
         self.progress = LoadProgress()
+        self.reporter = ProgressReporter(self.progress, on_progress)
         self.result = LoadResult(documents=iter(()))
         self.concurrency = max(1, int(settings.CRAWLER_CONCURRENCY))
         self.client = guarded_client(max_connections=self.concurrency * 2)
         self.executor: ThreadPoolExecutor | None = None
         self.accepted: set[str] = set()
-        self.last_report = 0.0
 
     # --- Modes ---
 
@@ -268,7 +266,7 @@ class _Run:
             if not page.not_a_page:
                 self.progress.failed += 1
                 logger.info("skipped %s: %s", page.url, page.error.msg)
-            self.report()
+            self.reporter.report()
             if not page.unchanged:  # else: kept from last run after a transient failure
                 return
         if page.link in self.accepted:
@@ -279,22 +277,16 @@ class _Run:
             self.result.unchanged_links.add(page.link)
             if page.error is None:
                 self.progress.skipped_unchanged += 1
-            self.report()
+            self.reporter.report()
         elif page.document is not None:
             self.progress.fetched += 1
-            self.report()
+            self.reporter.report()
             yield page.document
-
-    def report(self, *, force: bool = False) -> None:
-        now = time.monotonic()
-        if force or now - self.last_report >= PROGRESS_EVERY_SECONDS:
-            self.last_report = now
-            self.on_progress(self.progress)
 
     def _finishing(self, documents: Iterator[Document]) -> Iterator[Document]:
         try:
             yield from documents
-            self.report(force=True)
+            self.reporter.report(force=True)
         finally:
             self.close()
 

@@ -148,7 +148,7 @@ class Command(BaseCommand):
             )
             if options["drop_gurus"]:
                 for result in results:
-                    guru_delete(guru=result.index.guru)
+                    guru_delete(guru=result.index.guru, store=providers.store)
         report = eval_report(
             commit=commit,
             records=[record for result in results for record in result.records],

@@ -31,7 +31,7 @@ class Command(BaseCommand):
         for guru in gurus:
             before = guru_bm25_analyzer(guru=guru, store=store)
             try:
-                moved = guru_reanalyze(guru=guru)
+                moved = guru_reanalyze(guru=guru, store=store)
             except DomainError as error:
                 self.stderr.write(f"{guru.slug}: not moved: {error.msg}")
                 failed.append(guru.slug)

@@ -11,6 +11,8 @@ from tqdm import tqdm
 
 from openguru.core.errors import DomainError
 from openguru.gurus.selectors import guru_get
+from openguru.providers.embeddings.factory import get_embedder
+from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.file_kinds import file_kind_for_name, file_kind_for_type
 from openguru.sources.models import DataSource
 from openguru.sources.processing import source_process
@@ -49,6 +51,8 @@ class Command(BaseCommand):
             source_process(
                 source_id=source.pk,
                 token=f"cli-{source.pk}",
+                embedder=get_embedder(),
+                store=get_vector_store(),
                 heartbeat_seconds=settings.SOURCE_HEARTBEAT_SECONDS,  # a long run stays alive
             )
         self._follow(source.pk)
