@@ -11,6 +11,7 @@ from openguru.accounts.apis import (
 from openguru.accounts.auth_apis import (
     InvitationAcceptApi,
     InvitationLookupApi,
+    MeApi,
     PasswordChangeApi,
     PasswordResetApi,
     PasswordResetConfirmApi,
@@ -33,6 +34,7 @@ urlpatterns = [
     ),
     path("invitations/lookup/", InvitationLookupApi.as_view(), name="invitation-lookup"),
     path("invitations/accept/", InvitationAcceptApi.as_view(), name="invitation-accept"),
+    path("auth/me/", MeApi.as_view(), name="auth-me"),
     path("auth/password/", PasswordChangeApi.as_view(), name="password-change"),
     path("auth/password/reset/", PasswordResetApi.as_view(), name="password-reset"),
     path(

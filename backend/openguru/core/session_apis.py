@@ -28,7 +28,10 @@ from openguru.core.sign_in_form import is_form_post, sign_in_form_post
 
 class UserOutput(serializers.Serializer):
     username = serializers.CharField()
-    is_staff = serializers.BooleanField()
+    is_staff = serializers.BooleanField(help_text="An admin.")
+    console = serializers.BooleanField(
+        help_text="May use the console: an admin, or a maintainer or member (GET /api/auth/me/)."
+    )
 
 
 class AuthSessionOutput(serializers.Serializer):
@@ -41,7 +44,11 @@ def _session(user: Any) -> dict[str, Any]:
         return {"authenticated": False, "user": None}
     return {
         "authenticated": True,
-        "user": {"username": user.get_username(), "is_staff": bool(user.is_staff)},
+        "user": {
+            "username": user.get_username(),
+            "is_staff": bool(user.is_staff),
+            "console": bool(user.has_perm(SIGN_IN)),
+        },
     }
 
 
@@ -58,7 +65,10 @@ def csrf_check(request: HttpRequest) -> None:
         )
 
 
-_SIGNED_IN = {"authenticated": True, "user": {"username": "admin", "is_staff": True}}
+_SIGNED_IN = {
+    "authenticated": True,
+    "user": {"username": "admin", "is_staff": True, "console": True},
+}
 
 
 class SessionApi(APIView):

@@ -111,6 +111,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your role and the gurus granted to you (the console shows only those) */
+        get: operations["auth_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/password/": {
         parameters: {
             query?: never;
@@ -2310,6 +2327,19 @@ export interface components {
             password: string;
             username: string;
         };
+        Me: {
+            /** @description The gurus granted: managed (maintainer) or readable (member). */
+            gurus: string[];
+            /**
+             * @description "": no role (may not sign in).
+             *
+             *     * `admin` - Admin
+             *     * `maintainer` - Maintainer
+             *     * `member` - Member
+             */
+            role: components["schemas"]["MemberRoleEnum"] | components["schemas"]["BlankEnum"];
+            username: string;
+        };
         MemberGuruListRequest: {
             /** @description The guru's slug. */
             guru: string;
@@ -2795,6 +2825,9 @@ export interface components {
             trace: unknown;
         };
         UserOutput: {
+            /** @description May use the console: an admin, or a maintainer or member (GET /api/auth/me/). */
+            console: boolean;
+            /** @description An admin. */
             is_staff: boolean;
             username: string;
         };
@@ -3266,6 +3299,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description These credentials may not do this. */
             403: {

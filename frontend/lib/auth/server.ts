@@ -18,7 +18,13 @@ function parseSession(body: unknown): Session | null {
   const user = isRecord(body.user) ? body.user : null;
   return {
     authenticated: body.authenticated,
-    user: user ? { username: String(user.username ?? ""), is_staff: user.is_staff === true } : null,
+    user: user
+      ? {
+          username: String(user.username ?? ""),
+          is_staff: user.is_staff === true,
+          console: user.console === true,
+        }
+      : null,
   };
 }
 
