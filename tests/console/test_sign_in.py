@@ -65,7 +65,8 @@ def test_sign_in_use_the_console_and_sign_out(browser):
     token = _csrf(browser)
     response = _login(browser, "ada", token=token)
     assert response.status_code == 200, response.content
-    assert response.json() == {"authenticated": True, "user": {"username": "ada", "is_staff": True}}
+    user = {"username": "ada", "is_staff": True, "console": True}
+    assert response.json() == {"authenticated": True, "user": user}
     assert browser.get("/api/auth/session/").json()["authenticated"] is True
     assert browser.get("/api/settings/").status_code == 200
 

@@ -3,6 +3,7 @@ The public ones check CSRF themselves like the sign-in (`core/session_apis.py` s
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import update_session_auth_hash
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
@@ -87,6 +88,31 @@ class InvitationAcceptApi(_Public):
             token=data.validated_data["token"], password=data.validated_data["password"]
         )
         return Response({"username": user.get_username()}, status=status.HTTP_201_CREATED)
+
+
+class SignInMethodsApi(_Public):
+    class OutputSerializer(serializers.Serializer):
+        password = serializers.BooleanField(help_text="false: PASSWORD_SIGN_IN is off.")
+        sso = serializers.BooleanField(help_text="An OpenID Connect provider is configured.")
+        sso_label = serializers.CharField(help_text="The SSO button's words.")
+        sso_url = serializers.CharField(
+            help_text="Where the browser goes to sign in with SSO (add ?next=/console/...)."
+        )
+
+    @extend_schema(
+        operation_id="auth_methods",
+        tags=["auth"],
+        summary="How people sign in here: password, single sign-on, or both",
+        responses={200: OutputSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        body = {
+            "password": settings.PASSWORD_SIGN_IN,
+            "sso": settings.SSO_ENABLED,
+            "sso_label": settings.SSO_BUTTON_LABEL,
+            "sso_url": "/api/auth/oidc/start/",
+        }
+        return Response(self.OutputSerializer(body).data)
 
 
 class MeApi(APIView):

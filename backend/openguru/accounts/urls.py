@@ -15,7 +15,9 @@ from openguru.accounts.auth_apis import (
     PasswordChangeApi,
     PasswordResetApi,
     PasswordResetConfirmApi,
+    SignInMethodsApi,
 )
+from openguru.accounts.sso_views import SsoCallbackView, SsoStartView
 
 urlpatterns = [
     path("members/", MemberListApi.as_view(), name="member-list"),
@@ -35,6 +37,10 @@ urlpatterns = [
     path("invitations/lookup/", InvitationLookupApi.as_view(), name="invitation-lookup"),
     path("invitations/accept/", InvitationAcceptApi.as_view(), name="invitation-accept"),
     path("auth/me/", MeApi.as_view(), name="auth-me"),
+    path("auth/methods/", SignInMethodsApi.as_view(), name="auth-methods"),
+    # mozilla-django-oidc reverses these two names.
+    path("auth/oidc/start/", SsoStartView.as_view(), name="oidc_authentication_init"),
+    path("auth/oidc/callback/", SsoCallbackView.as_view(), name="oidc_authentication_callback"),
     path("auth/password/", PasswordChangeApi.as_view(), name="password-change"),
     path("auth/password/reset/", PasswordResetApi.as_view(), name="password-reset"),
     path(

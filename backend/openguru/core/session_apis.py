@@ -7,6 +7,7 @@ victim's browser in the attacker's account). Failures are JSON like every other 
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
@@ -19,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from openguru.core.audit.services import Actor, actor_from_request, audit_record
 from openguru.core.auth import SIGN_IN
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
@@ -64,6 +66,8 @@ def csrf_check(request: HttpRequest) -> None:
             "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header.",
         )
 
+
+PASSWORDS_OFF = "Password sign-in is turned off here: sign in with single sign-on."
 
 _SIGNED_IN = {
     "authenticated": True,
@@ -115,7 +119,10 @@ class LoginApi(APIView):
                 429,
                 more={
                     400: [(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")],
-                    403: [(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")],
+                    403: [
+                        (ErrorCode.NOT_STAFF, "Only administrators may sign in here."),
+                        (ErrorCode.PASSWORD_SIGN_IN_OFF, PASSWORDS_OFF),
+                    ],
                 },
             ),
         },
@@ -138,15 +145,30 @@ class LoginApi(APIView):
 
 def staff_sign_in(request: HttpRequest, *, username: str, password: str) -> Any:
     """Signs a staff user in (a new session id and CSRF token); a DomainError says why not.
-    A failed password is counted by `openguru.core.sign_in`."""
+    A failed password is counted by `openguru.core.sign_in`; every refusal is in the audit log
+    (a wrong password through Django's `user_login_failed`)."""
+    if not settings.PASSWORD_SIGN_IN:
+        _refusal_record(request, username, "passwords are turned off")
+        raise DomainError(ErrorCode.PASSWORD_SIGN_IN_OFF, PASSWORDS_OFF)
     sign_in_throttle_check(request=request, username=username)
     user = authenticate(request, username=username, password=password)
     if user is None:
         raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
     if not user.has_perm(SIGN_IN):  # admins, maintainers and members; nobody else
+        _refusal_record(request, username, "no role")
         raise DomainError(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")
     login(request, user)
     return user
+
+
+def _refusal_record(request: HttpRequest, username: str, reason: str) -> None:
+    where = actor_from_request(request).client_ip
+    audit_record(
+        action="auth.login_failed",
+        actor=Actor(user_id=None, label=username[:150], client_ip=where),
+        target_label=username[:150],
+        after={"method": "password", "reason": reason},
+    )
 
 
 class LogoutApi(APIView):

@@ -128,6 +128,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/methods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How people sign in here: password, single sign-on, or both */
+        get: operations["auth_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/password/": {
         parameters: {
             query?: never;
@@ -1740,6 +1757,7 @@ export interface components {
              *     * `permission_denied` - permission_denied
              *     * `invalid_credentials` - invalid_credentials
              *     * `not_staff` - not_staff
+             *     * `password_sign_in_off` - password_sign_in_off
              *     * `api_key_limit` - api_key_limit
              *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
@@ -1815,6 +1833,7 @@ export interface components {
          *     * `permission_denied` - permission_denied
          *     * `invalid_credentials` - invalid_credentials
          *     * `not_staff` - not_staff
+         *     * `password_sign_in_off` - password_sign_in_off
          *     * `api_key_limit` - api_key_limit
          *     * `link_invalid` - link_invalid
          *     * `rate_limited` - rate_limited
@@ -1834,7 +1853,7 @@ export interface components {
          *     * `internal_error` - internal_error
          * @enum {string}
          */
-        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
+        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "password_sign_in_off" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
         /**
          * @description * `single` - Single
          *     * `crawl` - Crawl
@@ -1946,6 +1965,7 @@ export interface components {
              *     * `permission_denied` - permission_denied
              *     * `invalid_credentials` - invalid_credentials
              *     * `not_staff` - not_staff
+             *     * `password_sign_in_off` - password_sign_in_off
              *     * `api_key_limit` - api_key_limit
              *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
@@ -2650,6 +2670,16 @@ export interface components {
             /** Format: int64 */
             widget_answer_max_length?: number;
         };
+        SignInMethods: {
+            /** @description false: PASSWORD_SIGN_IN is off. */
+            password: boolean;
+            /** @description An OpenID Connect provider is configured. */
+            sso: boolean;
+            /** @description The SSO button's words. */
+            sso_label: string;
+            /** @description Where the browser goes to sign in with SSO (add ?next=/console/...). */
+            sso_url: string;
+        };
         SiteQuestion: {
             /** Format: date-time */
             date_updated: string;
@@ -3344,6 +3374,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInMethods"];
                 };
             };
         };

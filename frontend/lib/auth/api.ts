@@ -38,3 +38,5 @@ export async function acceptInvitation(
     json: { token, password },
   });
 }
+
+export const METHODS_PATH = "/api/auth/methods/";
