@@ -84,3 +84,19 @@ def test_a_member_uses_the_console_and_reads_their_role_and_gurus(org: Org, brow
     }
     [login] = AuditEvent.objects.filter(action="auth.login")
     assert login.actor == "mia"
+
+
+def test_sso_refusals_before_the_provider_is_asked_are_logged(browser: APIClient, settings):
+    settings.SSO_ENABLED, settings.SITE_URL = True, "https://guru.example.com"
+    denied = browser.get("/api/auth/oidc/callback/?error=access_denied&state=x")
+    forged = browser.get("/api/auth/oidc/callback/?code=c&state=never-issued")
+    for response in (denied, forged):
+        assert response.status_code == 302
+        assert response["Location"] == "https://guru.example.com/console/sign-in?error=sso_failed"
+    reasons = [
+        event.after["reason"]
+        for event in AuditEvent.objects.filter(action="auth.login_failed").order_by("id")
+    ]
+    assert reasons[0] == "the provider answered access_denied"
+    assert len(reasons) == 2 and reasons[1]  # no session ever started this sign-in
+    assert browser.get("/api/auth/session/").json()["authenticated"] is False

@@ -8,17 +8,23 @@ from urllib.parse import urlencode
 
 import requests
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from mozilla_django_oidc.views import (
     OIDCAuthenticationCallbackView,
     OIDCAuthenticationRequestView,
 )
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from openguru.accounts.sso import REFUSAL_ATTRIBUTE
 from openguru.core.audit.services import Actor, actor_from_request, audit_record
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.core.exception_handler import json_error
+from openguru.core.openapi import errors
 from openguru.core.sign_in_form import console_path
 
 logger = logging.getLogger(__name__)
@@ -27,16 +33,13 @@ NEXT_KEY = "sso_next"  # where the console goes after the provider sends the bro
 SSO_FAILED = "sso_failed"  # the sign-in page's ?error= for any refusal (details: audit log)
 
 
-def _not_configured() -> HttpResponse | None:
-    if settings.SSO_ENABLED:
-        return None
-    return json_error(DomainError(ErrorCode.NOT_FOUND, "Single sign-on is not configured."))
+def _sso_required() -> None:
+    if not settings.SSO_ENABLED:
+        raise DomainError(ErrorCode.NOT_FOUND, "Single sign-on is not configured.")
 
 
-class SsoStartView(OIDCAuthenticationRequestView):
+class _SsoStart(OIDCAuthenticationRequestView):
     def get(self, request: HttpRequest) -> HttpResponse:
-        if refused := _not_configured():
-            return refused
         request.session[NEXT_KEY] = console_path(request.GET.get("next"))
         return super().get(request)
 
@@ -44,10 +47,8 @@ class SsoStartView(OIDCAuthenticationRequestView):
         return {"redirect_uri": settings.OIDC_REDIRECT_URI}
 
 
-class SsoCallbackView(OIDCAuthenticationCallbackView):
+class _SsoCallback(OIDCAuthenticationCallbackView):
     def get(self, request: HttpRequest) -> HttpResponse:
-        if refused := _not_configured():
-            return refused
         try:
             return super().get(request)
         except (SuspiciousOperation, requests.RequestException) as exc:
@@ -80,3 +81,47 @@ def _why(request: HttpRequest) -> str:
     if user is not None and user.is_authenticated is False:
         return "the provider's answer was not accepted, or the account is deactivated"
     return "the sign-in was not accepted"
+
+
+_REDIRECT = {302: OpenApiResponse(description="A redirect (Location): the browser follows it.")}
+
+
+class _Redirects(APIView):
+    # The browser's own navigation, answered with redirects. The session says who the browser
+    # is now (mozilla-django-oidc keeps a signed-in person, or signs them out on an error).
+    authentication_classes = [SessionAuthentication]
+    permission_classes = [AllowAny]
+
+
+def _browser(request: Request) -> HttpRequest:
+    """Django's request for mozilla-django-oidc, with a user object even when signed out (DRF
+    leaves None there: UNAUTHENTICATED_USER)."""
+    raw = request._request
+    raw.user = request.user or AnonymousUser()
+    return raw
+
+
+class SsoStartApi(_Redirects):
+    @extend_schema(
+        operation_id="auth_sso_start",
+        tags=["auth"],
+        summary="Sign in with single sign-on: redirects to the OpenID Connect provider",
+        parameters=[OpenApiParameter("next", str, description="A console path to return to.")],
+        responses={**_REDIRECT, **errors(404)},
+    )
+    def get(self, request: Request) -> HttpResponse:
+        _sso_required()
+        return _SsoStart.as_view()(_browser(request))
+
+
+class SsoCallbackApi(_Redirects):
+    @extend_schema(
+        operation_id="auth_sso_callback",
+        tags=["auth"],
+        summary="Where the provider sends the browser back: signs in, redirects to the console",
+        description="Register <SITE_URL>/api/auth/oidc/callback/ as the client's redirect URI.",
+        responses={**_REDIRECT, **errors(404)},
+    )
+    def get(self, request: Request) -> HttpResponse:
+        _sso_required()
+        return _SsoCallback.as_view()(_browser(request))

@@ -17,7 +17,7 @@ from openguru.accounts.auth_apis import (
     PasswordResetConfirmApi,
     SignInMethodsApi,
 )
-from openguru.accounts.sso_views import SsoCallbackView, SsoStartView
+from openguru.accounts.sso_views import SsoCallbackApi, SsoStartApi
 
 urlpatterns = [
     path("members/", MemberListApi.as_view(), name="member-list"),
@@ -39,8 +39,8 @@ urlpatterns = [
     path("auth/me/", MeApi.as_view(), name="auth-me"),
     path("auth/methods/", SignInMethodsApi.as_view(), name="auth-methods"),
     # mozilla-django-oidc reverses these two names.
-    path("auth/oidc/start/", SsoStartView.as_view(), name="oidc_authentication_init"),
-    path("auth/oidc/callback/", SsoCallbackView.as_view(), name="oidc_authentication_callback"),
+    path("auth/oidc/start/", SsoStartApi.as_view(), name="oidc_authentication_init"),
+    path("auth/oidc/callback/", SsoCallbackApi.as_view(), name="oidc_authentication_callback"),
     path("auth/password/", PasswordChangeApi.as_view(), name="password-change"),
     path("auth/password/reset/", PasswordResetApi.as_view(), name="password-reset"),
     path(
