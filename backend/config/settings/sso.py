@@ -26,9 +26,6 @@ SSO_BUTTON_LABEL = env.str("SSO_BUTTON_LABEL", default="Sign in with SSO")
 OIDC_REDIRECT_URI = f"{SITE_URL}/api/auth/oidc/callback/"
 OIDC_USE_PKCE = True
 OIDC_TIMEOUT = env.int("OIDC_TIMEOUT_SECONDS", default=10)
-# mozilla-django-oidc's own redirects; accounts/sso.py answers with SITE_URL's console instead.
-LOGIN_REDIRECT_URL = f"{SITE_URL}/console"
-LOGIN_REDIRECT_URL_FAILURE = f"{SITE_URL}/console/sign-in?error=sso_failed"
 
 # The claim whose values decide the role and gurus (a string or a list of strings, e.g. the
 # groups a person is in), and what each value means: OIDC_ROLE_MAP="og-admins=admin,
