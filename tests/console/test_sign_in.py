@@ -6,6 +6,7 @@ from collections.abc import Iterator
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from openguru.core.audit.models import AuditEvent
 from rest_framework.test import APIClient
 
 PASSWORD = "correct horse battery staple"
@@ -92,3 +93,7 @@ def test_too_many_failed_sign_ins_must_wait(browser):
     assert blocked.status_code == 429
     assert blocked.json()["code"] == "rate_limited"
     assert int(blocked["Retry-After"]) > 0
+    # Each refusal is in the audit log: ten wrong passwords, then the one not even checked.
+    failed = AuditEvent.objects.filter(action="auth.login_failed").order_by("id")
+    assert [event.actor for event in failed] == ["ada"] * 11
+    assert failed.last().after == {"method": "password", "reason": "too many failed sign-ins"}

@@ -150,7 +150,11 @@ def staff_sign_in(request: HttpRequest, *, username: str, password: str) -> Any:
     if not settings.PASSWORD_SIGN_IN:
         _refusal_record(request, username, "passwords are turned off")
         raise DomainError(ErrorCode.PASSWORD_SIGN_IN_OFF, PASSWORDS_OFF)
-    sign_in_throttle_check(request=request, username=username)
+    try:
+        sign_in_throttle_check(request=request, username=username)
+    except DomainError:
+        _refusal_record(request, username, "too many failed sign-ins")
+        raise
     user = authenticate(request, username=username, password=password)
     if user is None:
         raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
