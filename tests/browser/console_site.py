@@ -21,6 +21,9 @@ CONSOLE_ROUTES = (
     *(f"/console/gurus/warm{path}" for path in GURU_ROUTES),
     "/console/api-keys",
     "/console/settings",
+    "/console/members",
+    "/console/audit",
+    "/console/accept-invitation?token=warm",
     "/g/warm",
     # The first request through the /api rewrite is slow in `next dev` too.
     "/api/auth/session/",

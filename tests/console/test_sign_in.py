@@ -6,6 +6,7 @@ from collections.abc import Iterator
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from openguru.core.audit.models import AuditEvent
 from rest_framework.test import APIClient
 
 PASSWORD = "correct horse battery staple"
@@ -65,7 +66,8 @@ def test_sign_in_use_the_console_and_sign_out(browser):
     token = _csrf(browser)
     response = _login(browser, "ada", token=token)
     assert response.status_code == 200, response.content
-    assert response.json() == {"authenticated": True, "user": {"username": "ada", "is_staff": True}}
+    user = {"username": "ada", "is_staff": True, "console": True}
+    assert response.json() == {"authenticated": True, "user": user}
     assert browser.get("/api/auth/session/").json()["authenticated"] is True
     assert browser.get("/api/settings/").status_code == 200
 
@@ -91,3 +93,7 @@ def test_too_many_failed_sign_ins_must_wait(browser):
     assert blocked.status_code == 429
     assert blocked.json()["code"] == "rate_limited"
     assert int(blocked["Retry-After"]) > 0
+    # Each refusal is in the audit log: ten wrong passwords, then the one not even checked.
+    failed = AuditEvent.objects.filter(action="auth.login_failed").order_by("id")
+    assert [event.actor for event in failed] == ["ada"] * 11
+    assert failed.last().after == {"method": "password", "reason": "too many failed sign-ins"}

@@ -37,6 +37,18 @@ def test_a_bad_value_is_named(settings, name, value):
     assert setting_errors() == [f"openguru.E_{name}"]
 
 
+def test_sso_half_set_up_or_nobody_able_to_sign_in_is_named(settings):
+    settings.OIDC_ROLE_MAP = {"og-admins": "owner", "staff": "member"}
+    assert setting_errors() == ["openguru.E_OIDC_ROLE_MAP"]
+    settings.OIDC_ROLE_MAP, settings.PASSWORD_SIGN_IN = {}, False
+    assert setting_errors() == ["openguru.E_PASSWORD_SIGN_IN"]
+    settings.SSO_ENABLED, settings.OIDC_OP_TOKEN_ENDPOINT = True, "https://id.example.com/token"
+    assert setting_errors() == [
+        "openguru.E_OIDC_OP_USER_ENDPOINT",
+        "openguru.E_OIDC_OP_JWKS_ENDPOINT",
+    ]
+
+
 def test_the_check_command_refuses_to_start(settings):
     settings.ANSWER_MODE = "quick"
     with pytest.raises(SystemCheckError, match=r"ANSWER_MODE='quick'.*default \| fast"):

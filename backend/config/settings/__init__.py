@@ -11,6 +11,7 @@ from .observability import *  # noqa: F403
 from .openapi import *  # noqa: F403
 from .providers import *  # noqa: F403
 from .security import *  # noqa: F403
+from .sso import *  # noqa: F403
 
 INSTALLED_APPS = [
     "django.contrib.admin",

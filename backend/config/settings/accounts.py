@@ -16,10 +16,12 @@ INVITATION_EXPIRY_HOURS = env.int("INVITATION_EXPIRY_HOURS", default=72)
 # Django's own setting: how long a password-reset link works.
 PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT_MINUTES", default=60) * 60
 
-# Passwords sign people in (ModelBackend); what their role permits is answered by the access
-# rule through Django's permission check (`user.has_perm`, accounts/backends.py).
+# Passwords (ModelBackend) and the OpenID Connect provider (accounts/sso.py, settings/sso.py)
+# sign people in; what their role permits is answered by the access rule through Django's
+# permission check (`user.has_perm`, accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
+    "openguru.accounts.sso.SsoBackend",
     "openguru.accounts.backends.RoleBackend",
 ]
 

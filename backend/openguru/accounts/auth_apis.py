@@ -3,6 +3,7 @@ The public ones check CSRF themselves like the sign-in (`core/session_apis.py` s
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import update_session_auth_hash
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
@@ -12,8 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from openguru.accounts.access import role_of
 from openguru.accounts.invitations import invitation_accept, invitation_get
-from openguru.accounts.models import Role
+from openguru.accounts.models import GuruGrant, Role
 from openguru.accounts.passwords import (
     password_change,
     password_reset_confirm,
@@ -86,6 +88,69 @@ class InvitationAcceptApi(_Public):
             token=data.validated_data["token"], password=data.validated_data["password"]
         )
         return Response({"username": user.get_username()}, status=status.HTTP_201_CREATED)
+
+
+class SignInMethodsApi(_Public):
+    class OutputSerializer(serializers.Serializer):
+        password = serializers.BooleanField(help_text="false: PASSWORD_SIGN_IN is off.")
+        sso = serializers.BooleanField(help_text="An OpenID Connect provider is configured.")
+        sso_label = serializers.CharField(help_text="The SSO button's words.")
+        sso_url = serializers.CharField(
+            help_text="Where the browser goes to sign in with SSO (add ?next=/console/...)."
+        )
+
+    @extend_schema(
+        operation_id="auth_methods",
+        tags=["auth"],
+        summary="How people sign in here: password, single sign-on, or both",
+        responses={200: OutputSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        body = {
+            "password": settings.PASSWORD_SIGN_IN,
+            "sso": settings.SSO_ENABLED,
+            "sso_label": settings.SSO_BUTTON_LABEL,
+            "sso_url": "/api/auth/oidc/start/",
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class MeApi(APIView):
+    authentication_classes = [SessionAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        role = serializers.ChoiceField(
+            choices=Role.choices, allow_blank=True, help_text='"": no role (may not sign in).'
+        )
+        gurus = serializers.ListField(
+            child=serializers.SlugField(),
+            help_text="The gurus granted: managed (maintainer) or readable (member).",
+        )
+
+    @extend_schema(
+        operation_id="auth_me",
+        tags=["auth"],
+        summary="Your role and the gurus granted to you (the console shows only those)",
+        responses={200: OutputSerializer, **errors(401, 403)},
+        examples=[
+            OpenApiExample(
+                "member",
+                value={"username": "lin@example.com", "role": "member", "gurus": ["python"]},
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        user: Any = request.user
+        granted = GuruGrant.objects.filter(user_id=user.pk).order_by("guru__slug")
+        body = {
+            "username": user.get_username(),
+            "role": str(role_of(user) or ""),
+            "gurus": list(granted.values_list("guru__slug", flat=True)),
+        }
+        return Response(self.OutputSerializer(body).data)
 
 
 class PasswordChangeApi(APIView):

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     PERMISSION_DENIED = "permission_denied"
     INVALID_CREDENTIALS = "invalid_credentials"  # sign-in: wrong username or password
     NOT_STAFF = "not_staff"  # sign-in: a real user, but not an administrator
+    PASSWORD_SIGN_IN_OFF = "password_sign_in_off"  # noqa: S105  (a code, not a password)
     API_KEY_LIMIT = "api_key_limit"
     LINK_INVALID = "link_invalid"  # an invitation or password-reset link: used, expired or wrong
     RATE_LIMITED = "rate_limited"
@@ -63,6 +64,7 @@ _STATUS = {
     ErrorCode.PERMISSION_DENIED: HTTPStatus.FORBIDDEN,
     ErrorCode.INVALID_CREDENTIALS: HTTPStatus.BAD_REQUEST,
     ErrorCode.NOT_STAFF: HTTPStatus.FORBIDDEN,
+    ErrorCode.PASSWORD_SIGN_IN_OFF: HTTPStatus.FORBIDDEN,
     ErrorCode.API_KEY_LIMIT: HTTPStatus.BAD_REQUEST,
     ErrorCode.LINK_INVALID: HTTPStatus.BAD_REQUEST,
     ErrorCode.RATE_LIMITED: HTTPStatus.TOO_MANY_REQUESTS,

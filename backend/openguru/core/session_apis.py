@@ -7,6 +7,7 @@ victim's browser in the attacker's account). Failures are JSON like every other 
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
@@ -19,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from openguru.core.audit.services import Actor, actor_from_request, audit_record
 from openguru.core.auth import SIGN_IN
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
@@ -28,7 +30,10 @@ from openguru.core.sign_in_form import is_form_post, sign_in_form_post
 
 class UserOutput(serializers.Serializer):
     username = serializers.CharField()
-    is_staff = serializers.BooleanField()
+    is_staff = serializers.BooleanField(help_text="An admin.")
+    console = serializers.BooleanField(
+        help_text="May use the console: an admin, or a maintainer or member (GET /api/auth/me/)."
+    )
 
 
 class AuthSessionOutput(serializers.Serializer):
@@ -41,7 +46,11 @@ def _session(user: Any) -> dict[str, Any]:
         return {"authenticated": False, "user": None}
     return {
         "authenticated": True,
-        "user": {"username": user.get_username(), "is_staff": bool(user.is_staff)},
+        "user": {
+            "username": user.get_username(),
+            "is_staff": bool(user.is_staff),
+            "console": bool(user.has_perm(SIGN_IN)),
+        },
     }
 
 
@@ -58,7 +67,12 @@ def csrf_check(request: HttpRequest) -> None:
         )
 
 
-_SIGNED_IN = {"authenticated": True, "user": {"username": "admin", "is_staff": True}}
+PASSWORDS_OFF = "Password sign-in is turned off here: sign in with single sign-on."
+
+_SIGNED_IN = {
+    "authenticated": True,
+    "user": {"username": "admin", "is_staff": True, "console": True},
+}
 
 
 class SessionApi(APIView):
@@ -105,7 +119,10 @@ class LoginApi(APIView):
                 429,
                 more={
                     400: [(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")],
-                    403: [(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")],
+                    403: [
+                        (ErrorCode.NOT_STAFF, "Only administrators may sign in here."),
+                        (ErrorCode.PASSWORD_SIGN_IN_OFF, PASSWORDS_OFF),
+                    ],
                 },
             ),
         },
@@ -128,15 +145,34 @@ class LoginApi(APIView):
 
 def staff_sign_in(request: HttpRequest, *, username: str, password: str) -> Any:
     """Signs a staff user in (a new session id and CSRF token); a DomainError says why not.
-    A failed password is counted by `openguru.core.sign_in`."""
-    sign_in_throttle_check(request=request, username=username)
+    A failed password is counted by `openguru.core.sign_in`; every refusal is in the audit log
+    (a wrong password through Django's `user_login_failed`)."""
+    if not settings.PASSWORD_SIGN_IN:
+        _refusal_record(request, username, "passwords are turned off")
+        raise DomainError(ErrorCode.PASSWORD_SIGN_IN_OFF, PASSWORDS_OFF)
+    try:
+        sign_in_throttle_check(request=request, username=username)
+    except DomainError:
+        _refusal_record(request, username, "too many failed sign-ins")
+        raise
     user = authenticate(request, username=username, password=password)
     if user is None:
         raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
     if not user.has_perm(SIGN_IN):  # admins, maintainers and members; nobody else
+        _refusal_record(request, username, "no role")
         raise DomainError(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")
     login(request, user)
     return user
+
+
+def _refusal_record(request: HttpRequest, username: str, reason: str) -> None:
+    where = actor_from_request(request).client_ip
+    audit_record(
+        action="auth.login_failed",
+        actor=Actor(user_id=None, label=username[:150], client_ip=where),
+        target_label=username[:150],
+        after={"method": "password", "reason": reason},
+    )
 
 
 class LogoutApi(APIView):

@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
 
+from openguru.accounts.models import Role
 from openguru.answers.engine.fusion import FUSIONS, parse_bm25_weight
 from openguru.answers.engine.groundwork import ANSWER_MODES
 from openguru.core.client_address import trusted_proxy_networks
@@ -81,6 +82,25 @@ def _settings_errors() -> list[CheckMessage]:
     return errors
 
 
+SSO_ENDPOINTS = ("OIDC_OP_TOKEN_ENDPOINT", "OIDC_OP_USER_ENDPOINT", "OIDC_OP_JWKS_ENDPOINT")
+
+
+def _sso_errors() -> list[CheckMessage]:
+    """Single sign-on half configured, a claim mapped to no role, or nobody able to sign in."""
+    errors: list[CheckMessage] = []
+    roles = [role.value for role in Role]
+    wrong = {value: role for value, role in settings.OIDC_ROLE_MAP.items() if role not in roles}
+    if wrong:
+        errors.append(_error("OIDC_ROLE_MAP", wrong, "claim=role with roles " + " | ".join(roles)))
+    if settings.SSO_ENABLED:
+        for name in SSO_ENDPOINTS:
+            if not getattr(settings, name):
+                errors.append(_error(name, "", "the provider's URL (SSO is configured)"))
+    if not settings.PASSWORD_SIGN_IN and not settings.SSO_ENABLED:
+        errors.append(_error("PASSWORD_SIGN_IN", False, "true unless single sign-on is set up"))
+    return errors
+
+
 @register()
 def settings_check(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
-    return _settings_errors()
+    return _settings_errors() + _sso_errors()

@@ -111,6 +111,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your role and the gurus granted to you (the console shows only those) */
+        get: operations["auth_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/methods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How people sign in here: password, single sign-on, or both */
+        get: operations["auth_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/callback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the browser back: signs in, redirects to the console
+         * @description Register <SITE_URL>/api/auth/oidc/callback/ as the client's redirect URI.
+         */
+        get: operations["auth_sso_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/start/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sign in with single sign-on: redirects to the OpenID Connect provider */
+        get: operations["auth_sso_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/password/": {
         parameters: {
             query?: never;
@@ -1723,6 +1794,7 @@ export interface components {
              *     * `permission_denied` - permission_denied
              *     * `invalid_credentials` - invalid_credentials
              *     * `not_staff` - not_staff
+             *     * `password_sign_in_off` - password_sign_in_off
              *     * `api_key_limit` - api_key_limit
              *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
@@ -1798,6 +1870,7 @@ export interface components {
          *     * `permission_denied` - permission_denied
          *     * `invalid_credentials` - invalid_credentials
          *     * `not_staff` - not_staff
+         *     * `password_sign_in_off` - password_sign_in_off
          *     * `api_key_limit` - api_key_limit
          *     * `link_invalid` - link_invalid
          *     * `rate_limited` - rate_limited
@@ -1817,7 +1890,7 @@ export interface components {
          *     * `internal_error` - internal_error
          * @enum {string}
          */
-        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
+        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "password_sign_in_off" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
         /**
          * @description * `single` - Single
          *     * `crawl` - Crawl
@@ -1929,6 +2002,7 @@ export interface components {
              *     * `permission_denied` - permission_denied
              *     * `invalid_credentials` - invalid_credentials
              *     * `not_staff` - not_staff
+             *     * `password_sign_in_off` - password_sign_in_off
              *     * `api_key_limit` - api_key_limit
              *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
@@ -2310,6 +2384,19 @@ export interface components {
             password: string;
             username: string;
         };
+        Me: {
+            /** @description The gurus granted: managed (maintainer) or readable (member). */
+            gurus: string[];
+            /**
+             * @description "": no role (may not sign in).
+             *
+             *     * `admin` - Admin
+             *     * `maintainer` - Maintainer
+             *     * `member` - Member
+             */
+            role: components["schemas"]["MemberRoleEnum"] | components["schemas"]["BlankEnum"];
+            username: string;
+        };
         MemberGuruListRequest: {
             /** @description The guru's slug. */
             guru: string;
@@ -2620,6 +2707,16 @@ export interface components {
             /** Format: int64 */
             widget_answer_max_length?: number;
         };
+        SignInMethods: {
+            /** @description false: PASSWORD_SIGN_IN is off. */
+            password: boolean;
+            /** @description An OpenID Connect provider is configured. */
+            sso: boolean;
+            /** @description The SSO button's words. */
+            sso_label: string;
+            /** @description Where the browser goes to sign in with SSO (add ?next=/console/...). */
+            sso_url: string;
+        };
         SiteQuestion: {
             /** Format: date-time */
             date_updated: string;
@@ -2795,6 +2892,9 @@ export interface components {
             trace: unknown;
         };
         UserOutput: {
+            /** @description May use the console: an admin, or a maintainer or member (GET /api/auth/me/). */
+            console: boolean;
+            /** @description An admin. */
             is_staff: boolean;
             username: string;
         };
@@ -3269,6 +3369,119 @@ export interface operations {
             };
             /** @description These credentials may not do this. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInMethods"];
+                };
+            };
+        };
+    };
+    auth_sso_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect (Location): the browser follows it. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_sso_start: {
+        parameters: {
+            query?: {
+                /** @description A console path to return to. */
+                next?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect (Location): the browser follows it. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such guru. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,6 @@
 import { apiJson, apiRequest } from "@/lib/api/client";
 
-import type { Session } from "./types";
+import type { AcceptedInvitation, InvitationOffer, Session } from "./types";
 
 export const SESSION_PATH = "/api/auth/session/";
 
@@ -17,3 +17,26 @@ export async function signIn(username: string, password: string): Promise<Sessio
 export async function signOut(): Promise<void> {
   await apiRequest("/api/auth/logout/", { method: "POST" });
 }
+
+/** What an invitation link offers; a used, revoked or expired link is an `ApiError`. */
+export async function lookUpInvitation(token: string): Promise<InvitationOffer> {
+  await getSession();
+  return apiJson<InvitationOffer>("/api/invitations/lookup/", {
+    method: "POST",
+    json: { token },
+  });
+}
+
+/** Creates the invited account; Django's password validators answer in `ApiError.message`. */
+export async function acceptInvitation(
+  token: string,
+  password: string,
+): Promise<AcceptedInvitation> {
+  await getSession();
+  return apiJson<AcceptedInvitation>("/api/invitations/accept/", {
+    method: "POST",
+    json: { token, password },
+  });
+}
+
+export const METHODS_PATH = "/api/auth/methods/";

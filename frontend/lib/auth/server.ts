@@ -6,8 +6,8 @@ import { redirect } from "next/navigation";
 import { getJson } from "@/lib/api/client";
 import { isRecord } from "@/lib/json";
 
-import { SESSION_PATH } from "./api";
-import { isConsoleUser, type Session } from "./types";
+import { METHODS_PATH, SESSION_PATH } from "./api";
+import { isConsoleUser, type Session, type SignInMethods } from "./types";
 
 export function signInPath(next: string): string {
   return `/console/sign-in?next=${encodeURIComponent(next)}`;
@@ -18,7 +18,13 @@ function parseSession(body: unknown): Session | null {
   const user = isRecord(body.user) ? body.user : null;
   return {
     authenticated: body.authenticated,
-    user: user ? { username: String(user.username ?? ""), is_staff: user.is_staff === true } : null,
+    user: user
+      ? {
+          username: String(user.username ?? ""),
+          is_staff: user.is_staff === true,
+          console: user.console === true,
+        }
+      : null,
   };
 }
 
@@ -36,4 +42,20 @@ export async function requireConsoleUser(path: string): Promise<Session | null> 
   if (!result.ok) return null;
   if (!isConsoleUser(result.data)) redirect(signInPath(path));
   return result.data;
+}
+
+/** What the sign-in page offers; when the API cannot say, the password form (it explains). */
+export async function signInMethods(): Promise<SignInMethods> {
+  const result = await getJson(METHODS_PATH, {
+    parse: (body) =>
+      isRecord(body) && typeof body.password === "boolean"
+        ? {
+            password: body.password,
+            sso: body.sso === true,
+            sso_label: String(body.sso_label ?? ""),
+            sso_url: String(body.sso_url ?? ""),
+          }
+        : null,
+  });
+  return result.ok ? result.data : { password: true, sso: false, sso_label: "", sso_url: "" };
 }

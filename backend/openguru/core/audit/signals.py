@@ -27,6 +27,8 @@ def _signed_out(sender: Any, request: HttpRequest | None, user: Any, **kwargs: A
 def _sign_in_failed(
     sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
 ) -> None:
+    if "username" not in credentials:
+        return  # a single sign-on: its callback logs the refusal with the reason (accounts/)
     # Who tried is the name they typed (Django has already masked the password).
     tried = str(credentials.get("username", ""))[:150]
     where = actor_from_request(request).client_ip

@@ -5,7 +5,7 @@ import { useEffect, type ReactNode } from "react";
 
 import { ErrorNotice, Loading } from "@/components/console/ui/Status";
 import { useSession } from "@/lib/auth/hooks";
-import { isConsoleUser, type Session } from "@/lib/auth/types";
+import { isAdmin, isConsoleUser, type Session } from "@/lib/auth/types";
 
 import { ConsoleNav } from "./ConsoleNav";
 import styles from "../ui/layout.module.css";
@@ -44,7 +44,7 @@ export function ConsoleGuard({ children, initialSession }: ConsoleGuardProps) {
   }
   return (
     <div className={styles.shell}>
-      <ConsoleNav username={session.user?.username ?? ""} />
+      <ConsoleNav username={session.user?.username ?? ""} admin={isAdmin(session)} />
       <main className={styles.main}>{children}</main>
     </div>
   );

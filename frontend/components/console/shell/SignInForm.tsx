@@ -10,21 +10,8 @@ import { Field } from "@/components/console/ui/Field";
 import formStyles from "@/components/console/ui/forms.module.css";
 import { SESSION_PATH, signIn } from "@/lib/auth/api";
 import { useSession } from "@/lib/auth/hooks";
-import { isConsoleUser } from "@/lib/auth/types";
+import { failureMessage, isConsoleUser, safeNext } from "@/lib/auth/types";
 import { describeError } from "@/lib/api/client";
-
-/** Only console paths: `next` comes from the address bar and must not lead elsewhere. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith("/console") && !next.startsWith("//") ? next : "/console";
-}
-
-/** What a sign-in the browser posted itself (without JavaScript) came back with, as ?error=. */
-const FORM_ERRORS: Record<string, string> = {
-  invalid_credentials: "Wrong username or password.",
-  not_staff: "Only administrators may sign in here.",
-  rate_limited: "Too many failed sign-ins; try again in a few minutes.",
-  invalid_input: "Enter a username and a password.",
-};
 
 interface SignInFormProps {
   next?: string;
@@ -41,9 +28,7 @@ export function SignInForm({ next: nextParam, failed }: SignInFormProps) {
   const { data: session } = useSession();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState(
-    failed ? (FORM_ERRORS[failed] ?? "Could not sign in; try again.") : "",
-  );
+  const [error, setError] = useState(failed ? failureMessage(failed) : "");
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
