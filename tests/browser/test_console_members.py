@@ -12,7 +12,6 @@ from django.contrib.auth import get_user_model
 from openguru.accounts.models import GuruGrant, Membership, Role
 from openguru.accounts.services import membership_set
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 
 from tests.accounts.conftest import smtp  # noqa: F401
 from tests.browser.console_site import (  # noqa: F401
@@ -24,8 +23,9 @@ from tests.browser.console_site import (  # noqa: F401
     staff,
     trusts_console,
 )
-from tests.browser.test_qa_site import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
 from tests.fakes.smtp_server import LoopbackSMTPServer
+from tests.gurus.helpers import guru_make
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
@@ -34,7 +34,7 @@ INVITEE = Account("lin@example.com", "a brand new passphrase to remember")
 
 @pytest.fixture
 def two_gurus(transactional_db) -> tuple[Guru, Guru]:
-    return guru_create(slug="lions", name="Lions"), guru_create(slug="tigers", name="Tigers")
+    return guru_make(slug="lions", name="Lions"), guru_make(slug="tigers", name="Tigers")
 
 
 def test_invited_member_joins_and_sees_only_the_granted_guru(

@@ -11,7 +11,6 @@ from django.contrib.auth import get_user_model
 from openguru.accounts.models import GuruGrant, Role
 from openguru.core.audit.models import AuditEvent
 from openguru.gurus.models import Guru
-from openguru.gurus.services import guru_create
 
 from tests.browser.console_site import (  # noqa: F401
     Console,
@@ -21,8 +20,9 @@ from tests.browser.console_site import (  # noqa: F401
     trusts_console,
 )
 from tests.browser.next_site import NextSite
-from tests.browser.test_qa_site import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
 from tests.fakes.oidc_provider import LoopbackOidcProvider
+from tests.gurus.helpers import guru_make
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
@@ -53,7 +53,7 @@ def provider(console_site: NextSite, settings) -> Iterator[LoopbackOidcProvider]
 
 @pytest.fixture
 def two_gurus(transactional_db) -> tuple[Guru, Guru]:
-    return guru_create(slug="lions", name="Lions"), guru_create(slug="tigers", name="Tigers")
+    return guru_make(slug="lions", name="Lions"), guru_make(slug="tigers", name="Tigers")
 
 
 def provider_sign_in(page, login: str) -> None:
