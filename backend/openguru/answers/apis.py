@@ -234,6 +234,7 @@ class BingeCreateApi(APIView):
     """Start a follow-up session on top of an answered question."""
 
     permission_classes = [AllowAny]
+    authentication_classes = []  # a site view: credentials sent anyway are not read
 
     class InputSerializer(serializers.Serializer):
         root_slug = serializers.SlugField(max_length=200)
@@ -281,6 +282,7 @@ class BingeDetailApi(APIView):
     """The binge's questions as a tree (each with its parent) for the UI to draw."""
 
     permission_classes = [AllowAny]
+    authentication_classes = []  # a site view: credentials sent anyway are not read
 
     class OutputSerializer(serializers.Serializer):
         binge_id = serializers.UUIDField()

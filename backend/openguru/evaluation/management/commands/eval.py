@@ -10,13 +10,13 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
+from config.env import DATA_DIR, REPO_DIR
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from config.env import DATA_DIR, REPO_DIR
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.engine.retrieval import MODES, Mode
 from openguru.evaluation.charts import draw_charts

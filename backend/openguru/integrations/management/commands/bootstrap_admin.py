@@ -3,11 +3,11 @@
 import secrets
 from typing import Any
 
+from config.env import DATA_DIR
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from config.env import DATA_DIR
 from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.integrations.models import APIKey
 
