@@ -12,15 +12,13 @@ from django.core.cache import cache
 from openguru.gurus.models import Visibility
 from rest_framework.response import Response
 
-from tests.accounts.privacy import (  # noqa: F401  (fixtures)
+from tests.accounts.privacy import (
     ACTORS,
     Stage,
     client_of,
-    committed_stage,
     identity,
     may_manage,
     may_read,
-    stage,
 )
 from tests.accounts.privacy_rows import ASYNC, ROWS
 
