@@ -86,8 +86,12 @@ def guru_is_public(guru: Guru) -> bool:
     return guru.active and guru.visibility == Visibility.PUBLIC
 
 
+# `guru_is_public` as a filter.
+PUBLIC = Q(active=True, visibility=Visibility.PUBLIC)
+
+
 def gurus_public() -> QuerySet[Guru]:
-    return Guru.objects.filter(active=True, visibility=Visibility.PUBLIC)
+    return Guru.objects.filter(PUBLIC)
 
 
 def _granted(actor: Any, guru: Guru) -> bool:
@@ -132,9 +136,7 @@ def gurus_visible_to(actor: Any) -> QuerySet[Guru]:
         gurus = gurus_public()
     else:
         granted = GuruGrant.objects.filter(user_id=actor.pk).values("guru_id")
-        gurus = Guru.objects.filter(
-            Q(active=True, visibility=Visibility.PUBLIC) | Q(pk__in=granted)
-        )
+        gurus = Guru.objects.filter(PUBLIC | Q(pk__in=granted))
     return _key_gurus(actor, gurus, Action.READ)
 
 
