@@ -116,3 +116,11 @@ def test_a_members_page_of_a_private_guru_is_not_indexed(org: Org):
     org.python.save()
     public = APIClient().get("/api/gurus/python/questions/how/")
     assert public.json()["indexable"] is True and "X-Robots-Tag" not in public
+
+
+def test_a_key_whose_only_guru_is_deleted_reaches_no_other(org: Org):
+    key = _key(org.admin, scope="ask", gurus=["other"])
+    assert key.get("/api/v1/python/sessions/").json()["code"] == "guru_not_found"
+    org.other.delete()
+    assert key.get("/api/v1/python/sessions/").json()["code"] == "guru_not_found"
+    assert key.get("/api/gurus/").json() == []

@@ -25,7 +25,9 @@ class APIKey(TimeStampedModel):
     integration = models.BooleanField(default=False)
     last_used_at = models.DateTimeField(null=True, blank=True)
     scope = models.CharField(max_length=8, blank=True, default="", choices=Scope.choices)
-    # None named: any guru its owner may reach.
+    # With `gurus_only`, the only gurus it reaches (a deleted guru leaves fewer, never all);
+    # without, any guru its owner may reach.
+    gurus_only = models.BooleanField(default=False)
     gurus = models.ManyToManyField(Guru, blank=True, related_name="+")
 
     def __str__(self) -> str:

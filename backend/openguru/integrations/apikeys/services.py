@@ -59,6 +59,7 @@ def api_key_create(
             hashed_key=_digest(raw),
             integration=integration,
             scope=scope,
+            gurus_only=bool(gurus),
         )
         key.gurus.set(gurus)
         after = {
@@ -78,14 +79,11 @@ def _key_gurus(*, user: User, slugs: list[str]) -> list[Guru]:
 
 
 def api_key_scope(*, key: APIKey) -> KeyScope | None:
-    """What a scoped key narrows its owner's rights to; None for a key with all of them.
-    (`names_gurus`, when the key was read by `api_key_candidates`, spares a query.)"""
-    if key.scope == APIKey.Scope.ALL and getattr(key, "names_gurus", True) is False:
+    """What a scoped key narrows its owner's rights to; None for a key with all of them."""
+    if key.scope == APIKey.Scope.ALL and not key.gurus_only:
         return None
-    guru_ids = frozenset(key.gurus.values_list("pk", flat=True))
-    if key.scope == APIKey.Scope.ALL and not guru_ids:
-        return None
-    return KeyScope(actions=_SCOPE_ACTIONS[APIKey.Scope(key.scope)], guru_ids=guru_ids or None)
+    guru_ids = frozenset(key.gurus.values_list("pk", flat=True)) if key.gurus_only else None
+    return KeyScope(actions=_SCOPE_ACTIONS[APIKey.Scope(key.scope)], guru_ids=guru_ids)
 
 
 def _label(key: APIKey) -> str:
