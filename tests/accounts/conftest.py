@@ -102,3 +102,8 @@ def csrf_client() -> tuple[APIClient, str]:
     client = APIClient(enforce_csrf_checks=True)
     assert client.get("/api/auth/session/").status_code == 200
     return client, client.cookies["csrftoken"].value
+
+
+# A public or a private guru and everyone who may call about it (privacy.py): below the
+# helpers above, which it uses.
+from tests.accounts.privacy import committed_stage, stage  # noqa: E402, F401

@@ -57,6 +57,8 @@ ROWS: list[tuple[str, str, str, Any, str]] = [
     ("api/gurus/<slug:slug>/widget-ids/", "post", "/api/gurus/python/widget-ids/", {}, "manage"),
     ("api/gurus/<slug:slug>/widget-ids/<int:widget_id>/", "delete",
      "/api/gurus/python/widget-ids/999/", None, "manage"),
+    ("api/gurus/<slug:slug>/widget-ids/<int:widget_id>/secret/", "post",
+     "/api/gurus/python/widget-ids/999/secret/", None, "manage"),
     ("api/gurus/<slug:slug>/integrations/", "get",
      "/api/gurus/python/integrations/", None, "manage"),
     ("api/gurus/<slug:slug>/integrations/", "post", "/api/gurus/python/integrations/",

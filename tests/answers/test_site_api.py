@@ -86,7 +86,8 @@ def test_the_overview_without_answers_offers_questions_from_the_headings(anon_cl
     response = anon_client.get("/api/gurus/python/overview/")
     assert response.status_code == 200, response.content
     body = response.json()
-    assert set(body) == {"example_questions", "recent", "popular", "sources"}
+    assert set(body) == {"example_questions", "recent", "popular", "sources", "indexable"}
+    assert body["indexable"] is True
     assert sorted(body["example_questions"]) == [
         "How do exceptions work?",
         "How do list comprehensions work?",

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
-from openguru.integrations.models import Integration
+from openguru.integrations.models import APIKey, Integration
 from openguru.sources.models import DataSource
 from openguru.sources.services import source_create
 from PIL import Image
@@ -228,3 +228,31 @@ def test_settings_sources_bots_and_sign_out(console: Console, lions: Guru, setti
     assert list(view.a11y) == ["guru-settings", "sources", "integrations", "settings"]
     found = "\n".join(f"{name}: {line}" for name, lines in view.a11y.items() for line in lines)
     assert not found, f"axe-core found serious or critical violations:\n{found}"
+
+
+def test_a_private_guru_and_a_scoped_key_from_the_console(console: Console, lions: Guru):  # noqa: F811
+    view = console.tab
+
+    def make_private_and_scope_a_key() -> dict:
+        page = view.page
+        page.goto(f"{console.origin}/console/gurus/lions")
+        sign_in(page, console.staff)
+        page.get_by_label("Visibility").select_option("private")
+        page.get_by_role("button", name="Save changes").click()
+        page.get_by_role("status").get_by_text("Saved.").wait_for()
+        page.goto(f"{console.origin}/console/api-keys")
+        page.get_by_label("Key name").fill("lions bot")
+        page.get_by_label("Scope").select_option("ask")
+        page.get_by_role("group").get_by_label("Lions").check()
+        page.get_by_role("button", name="Create key").click()
+        raw = page.locator("[data-part=raw-key]").inner_text()
+        view.axe("scoped keys")
+        return {"raw": raw, "scope": page.locator("[data-part=key-scope]").first.inner_text()}
+
+    seen = console.browser.run(make_private_and_scope_a_key)
+    assert Guru.objects.get(slug="lions").visibility == "private"
+    assert seen["scope"] == "Ask · lions"
+    key = APIKey.objects.get(name="lions bot")
+    assert key.scope == "ask" and [g.slug for g in key.gurus.all()] == ["lions"]
+    assert seen["raw"].startswith(key.prefix)
+    assert view.a11y == {"scoped keys": []}

@@ -39,7 +39,7 @@ def test_a_preflight_from_an_allowed_origin_is_granted(live_asgi, widget, path):
     assert response.headers["access-control-allow-methods"] == "GET, POST, OPTIONS"
     assert (
         response.headers["access-control-allow-headers"]
-        == "authorization, content-type, x-auth-token"
+        == "authorization, content-type, x-auth-token, x-widget-token"
     )
     assert response.headers["access-control-max-age"] == "3600"
     assert "origin" in response.headers["vary"].lower()

@@ -11,7 +11,7 @@ def test_admins_create_list_and_delete_widget_ids(admin_client, python_guru, cli
     created = admin_client.post(url, {"domain_pattern": " *.example.com "}, format="json")
     assert created.status_code == 201
     body = created.json()
-    assert set(body) == {"id", "key", "domain_pattern", "created_at"}
+    assert set(body) == {"id", "key", "domain_pattern", "secret_set", "created_at"}
     assert body["domain_pattern"] == "*.example.com"
     assert len(body["key"]) >= 32
     assert WidgetId.objects.get(pk=body["id"]).guru == python_guru

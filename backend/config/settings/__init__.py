@@ -70,7 +70,7 @@ ANSWER_MIDDLEWARE = [
 CORS_URLS_REGEX = r"^/api/(widget/(guru|ask|binge)|[-\w]+/(follow_up/examples|record_vote))/$"
 CORS_ALLOWED_ORIGINS: list[str] = []
 CORS_ALLOW_METHODS = ["GET", "POST", "OPTIONS"]
-CORS_ALLOW_HEADERS = ["authorization", "content-type", "x-auth-token"]
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "x-auth-token", "x-widget-token"]
 CORS_EXPOSE_HEADERS = ["retry-after"]  # the widget can say when to ask again after a 429
 CORS_PREFLIGHT_MAX_AGE = 3600
 

@@ -19,6 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from openguru.accounts.access import guru_is_public
+from openguru.accounts.viewer import request_viewer
 from openguru.answers.channels.access import Asker
 from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, Prepared, ask_prepare
 from openguru.answers.channels.rules import Channel
@@ -28,7 +30,13 @@ from openguru.answers.engine.groundwork import ANSWER_MODES
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.models import Binge, Question
 from openguru.answers.selectors import question_get
-from openguru.answers.site.apis import BINGE_PARAMETER, QUESTION_ERRORS, question_from_request
+from openguru.answers.site.apis import (
+    BINGE_PARAMETER,
+    QUESTION_ERRORS,
+    question_from_request,
+    site_guru,
+    unindexed,
+)
 from openguru.answers.site.selectors import question_page_extras
 from openguru.core.asgi import skips_site_middleware
 from openguru.core.client_address import client_ip
@@ -38,7 +46,6 @@ from openguru.core.json_body import parse_json_body
 from openguru.core.openapi import errors
 from openguru.core.openapi_stand_ins import documented_by
 from openguru.core.threads import run_blocking
-from openguru.gurus.selectors import guru_get
 
 
 class AskInput(serializers.Serializer):
@@ -53,7 +60,7 @@ def _prepare(request: HttpRequest, slug: str, received_at: float) -> Prepared:
     data: dict[str, Any] = parse_json_body(request, AskInput)
     return ask_prepare(
         channel=Channel.SITE,
-        asker=Asker(ip=client_ip(request)),
+        asker=Asker(ip=client_ip(request), reader=request_viewer(request)),
         guru_slug=slug,
         ask=Ask(
             question=data["question"],
@@ -176,9 +183,15 @@ class QuestionDetailOutput(QuestionOutput):
     upvotes = serializers.IntegerField()
     downvotes = serializers.IntegerField()
     children = QuestionChildOutput(many=True)
+    indexable = serializers.BooleanField(
+        help_text="False for a private guru's answer: its page carries noindex."
+    )
 
     class Meta(QuestionOutput.Meta):
-        fields = [*QuestionOutput.Meta.fields, "stale", "upvotes", "downvotes", "children"]
+        fields = [
+            *QuestionOutput.Meta.fields,
+            *["stale", "upvotes", "downvotes", "children", "indexable"],
+        ]
 
 
 class QuestionDetailApi(APIView):
@@ -203,6 +216,7 @@ class QuestionDetailApi(APIView):
                     "children": [
                         {"slug": "how-do-i-activate-it", "question": "How do I activate it?"}
                     ],
+                    "indexable": True,
                 },
                 response_only=True,
             )
@@ -210,15 +224,17 @@ class QuestionDetailApi(APIView):
     )
     def get(self, request: Request, slug: str, question_slug: str) -> Response:
         question = question_from_request(request, slug, question_slug)
-        return Response(
-            {**QuestionOutput(question).data, **question_page_extras(question=question)}
-        )
+        extras = question_page_extras(question=question)
+        indexable = guru_is_public(question.guru)
+        body = {**QuestionOutput(question).data, **extras, "indexable": indexable}
+        return unindexed(Response(body), question.guru)
 
 
 class BingeCreateApi(APIView):
     """Start a follow-up session on top of an answered question."""
 
     permission_classes = [AllowAny]
+    authentication_classes = []  # a site view: credentials sent anyway are not read
 
     class InputSerializer(serializers.Serializer):
         root_slug = serializers.SlugField(max_length=200)
@@ -256,7 +272,7 @@ class BingeCreateApi(APIView):
 
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        guru = guru_get(slug=slug, active_only=True)
+        guru = site_guru(request, slug)
         root = question_get(guru=guru, slug=data.validated_data["root_slug"])
         binge = binge_create(guru=guru, root_question=root)
         return Response({"binge_id": str(binge.pk), "root_slug": root.slug}, status=201)
@@ -266,6 +282,7 @@ class BingeDetailApi(APIView):
     """The binge's questions as a tree (each with its parent) for the UI to draw."""
 
     permission_classes = [AllowAny]
+    authentication_classes = []  # a site view: credentials sent anyway are not read
 
     class OutputSerializer(serializers.Serializer):
         binge_id = serializers.UUIDField()
@@ -291,7 +308,7 @@ class BingeDetailApi(APIView):
         ],
     )
     def get(self, request: Request, slug: str, binge_id: UUID) -> Response:
-        guru = guru_get(slug=slug, active_only=True)
+        guru = site_guru(request, slug)
         binge = Binge.objects.filter(pk=binge_id, guru=guru).first()
         if binge is None:
             raise DomainError(ErrorCode.NOT_FOUND, "No such follow-up session.")

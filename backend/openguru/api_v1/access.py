@@ -25,8 +25,9 @@ class Caller:
 
 
 def caller_guru(*, key: APIKey, guru_slug: str) -> Caller:
-    """The key's rate limit is checked first (a rejected call costs no lookup), then the guru:
-    inactive gurus are visible to staff keys only (the ask path's rules, `answers/channels`)."""
+    """The key's rate limit is checked first (a rejected call costs no lookup), then the guru,
+    by the access rule for the key's owner and its scope: a private or inactive guru it may not
+    read is a 404 (the ask path's rules, `answers/channels`)."""
     asker = key_asker(key_id=key.pk, user=key.user)
     return Caller(key=key, guru=asker_guru(asker=asker, slug=guru_slug))
 

@@ -12,6 +12,7 @@ from typing import Any
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
+from openguru.accounts.access import gurus_visible_to
 from openguru.answers.channels.access import Asker, asker_guru
 from openguru.answers.channels.mcp import answer_markdown
 from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, ask_prepare
@@ -21,7 +22,6 @@ from openguru.answers.engine.search import MAX_SEARCH_RESULTS, passages_search
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
-from openguru.gurus.selectors import guru_list
 
 ASK, SEARCH = "ask", "search"
 DEFAULT_SEARCH_LIMIT = 10
@@ -71,8 +71,8 @@ def tool_target(name: str) -> tuple[str, str] | None:
 
 
 def usable_gurus(*, asker: Asker) -> list[Guru]:
-    """Blocking. Inactive gurus are for staff keys only, as on /api/v1/<guru_slug>/."""
-    return list(guru_list(active_only=not asker.staff).order_by("slug"))
+    """Blocking. The gurus the key may read (the access rule), as on /api/v1/<guru_slug>/."""
+    return list(gurus_visible_to(asker.user).order_by("slug"))
 
 
 def usable_guru(*, asker: Asker, slug: str) -> Guru | None:

@@ -40,6 +40,10 @@ class AdminTokenAuthentication(BaseAuthentication):
 
 
 class IsAdmin(BasePermission):
+    """Staff, with all of staff's rights: a scoped API key (`key_scope`, set by the key's
+    authentication) is held to the gurus and actions it names, so never passes here."""
+
     def has_permission(self, request: Request, view: Any) -> bool:
         user = request.user
-        return bool(user and user.is_authenticated and user.is_staff)
+        scoped = getattr(user, "key_scope", None) is not None
+        return bool(user and user.is_authenticated and user.is_staff and not scoped)

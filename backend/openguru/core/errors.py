@@ -30,6 +30,10 @@ class ErrorCode(StrEnum):
     API_KEY_LIMIT = "api_key_limit"
     LINK_INVALID = "link_invalid"  # an invitation or password-reset link: used, expired or wrong
     RATE_LIMITED = "rate_limited"
+    # A private guru's widget: the page sent no identity token, or one that is wrong or too old
+    WIDGET_TOKEN_REQUIRED = "widget_token_required"  # noqa: S105 (a code, not a secret)
+    WIDGET_TOKEN_INVALID = "widget_token_invalid"  # noqa: S105
+    WIDGET_TOKEN_EXPIRED = "widget_token_expired"  # noqa: S105
     # Answers
     NO_ANSWER = "no_answer"  # the guru declined: its sources don't cover the question
     OVERLOADED = "overloaded"  # the process is answering all it can: try again shortly
@@ -68,6 +72,9 @@ _STATUS = {
     ErrorCode.API_KEY_LIMIT: HTTPStatus.BAD_REQUEST,
     ErrorCode.LINK_INVALID: HTTPStatus.BAD_REQUEST,
     ErrorCode.RATE_LIMITED: HTTPStatus.TOO_MANY_REQUESTS,
+    ErrorCode.WIDGET_TOKEN_REQUIRED: HTTPStatus.UNAUTHORIZED,
+    ErrorCode.WIDGET_TOKEN_INVALID: HTTPStatus.UNAUTHORIZED,
+    ErrorCode.WIDGET_TOKEN_EXPIRED: HTTPStatus.UNAUTHORIZED,
     ErrorCode.NO_ANSWER: HTTPStatus.BAD_REQUEST,
     ErrorCode.OVERLOADED: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.URL_NOT_ALLOWED: HTTPStatus.BAD_REQUEST,

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
 from openguru.gurus.icons import CONTENT_TYPES, guru_icon_get, guru_icon_store
-from openguru.gurus.models import Guru
+from openguru.gurus.models import Guru, Visibility
 from openguru.gurus.permissions import MANAGE_GURU, READ_GURU
 from openguru.gurus.selectors import guru_get, guru_list
 from openguru.gurus.services import (
@@ -39,6 +39,7 @@ class GuruOutput(serializers.ModelSerializer):
             "base_color",
             "light_color",
             "active",
+            "visibility",
             "embedding_model",
             "embedding_dimension",
             "created_at",
@@ -96,6 +97,7 @@ GURU_EXAMPLE = OpenApiExample(
         "base_color": "#1f6feb",
         "light_color": "#e8f0fe",
         "active": True,
+        "visibility": "public",
         "embedding_model": "sentence-transformers/all-MiniLM-L6-v2",
         "embedding_dimension": 384,
         "created_at": "2025-01-01T12:00:00Z",
@@ -201,6 +203,12 @@ class GuruDetailApi(_GuruApi):
         base_color = serializers.CharField(max_length=16, required=False)
         light_color = serializers.CharField(max_length=16, required=False)
         active = serializers.BooleanField(required=False)
+        visibility = serializers.ChoiceField(
+            choices=Visibility.choices,
+            required=False,
+            help_text='"private": only admins and the people granted it see and ask it, '
+            "on every channel; its widget needs a signed identity token.",
+        )
         anonymous_asks_per_hour = serializers.IntegerField(
             min_value=0, required=False, allow_null=True, help_text="Null: the default; 0: none."
         )

@@ -2,6 +2,7 @@
 its own. Channels that draw `icon_url` as an image (Gurubase's widget among them) then show a
 picture instead of a broken one."""
 
+import base64
 import hashlib
 import re
 from xml.sax.saxutils import escape
@@ -9,7 +10,7 @@ from xml.sax.saxutils import escape
 from django.http import HttpRequest
 from django.urls import reverse
 
-from openguru.gurus.models import Guru
+from openguru.gurus.models import Guru, Visibility
 
 FALLBACK_COLOR = "#1f6feb"
 _HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
@@ -32,9 +33,14 @@ def guru_default_icon_svg(*, guru: Guru) -> str:
 
 
 def guru_icon_url(*, guru: Guru, request: HttpRequest) -> str:
-    """The guru's own icon, else its default one (versioned by what it is drawn from)."""
+    """The guru's own icon, else its default one (versioned by what it is drawn from). A
+    private guru's default icon is inlined: its address answers no one without credentials,
+    and an image request carries none."""
     if guru.icon_url:
         return guru.icon_url
+    if guru.visibility != Visibility.PUBLIC:
+        svg = base64.b64encode(guru_default_icon_svg(guru=guru).encode()).decode()
+        return f"data:image/svg+xml;base64,{svg}"
     path = reverse("guru-default-icon", kwargs={"slug": guru.slug})
     version = hashlib.sha256(f"{guru.name}\0{guru.base_color}".encode()).hexdigest()[:8]
     return request.build_absolute_uri(f"{path}?v={version}")

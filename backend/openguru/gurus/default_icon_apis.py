@@ -1,11 +1,14 @@
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.openapi import errors
 from openguru.gurus.default_icon import guru_default_icon_svg
+from openguru.gurus.permissions import READ_GURU
 from openguru.gurus.selectors import guru_get
 
 
@@ -26,7 +29,10 @@ class GuruDefaultIconApi(APIView):
         },
     )
     def get(self, request: Request, slug: str) -> HttpResponse:
-        guru = guru_get(slug=slug, active_only=True)
+        guru = guru_get(slug=slug)
+        # Drawn by an <img>, which sends no credentials: only what anyone may see.
+        if not AnonymousUser().has_perm(READ_GURU, guru):
+            raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{slug}'.")
         response = HttpResponse(guru_default_icon_svg(guru=guru), content_type="image/svg+xml")
         # Drawn by third-party pages (the widget); as a document it may run nothing.
         response["Cross-Origin-Resource-Policy"] = "cross-origin"

@@ -8,6 +8,11 @@ slug_validator = RegexValidator(
 )
 
 
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Public"  # anyone reads and asks it; its answers are on the site
+    PRIVATE = "private", "Private"  # only admins and the people granted it (accounts/access.py)
+
+
 class Guru(TimeStampedModel):
     slug = models.SlugField(max_length=64, unique=True, validators=[slug_validator])
     name = models.CharField(max_length=100)
@@ -17,6 +22,9 @@ class Guru(TimeStampedModel):
     base_color = models.CharField(max_length=16, default="#1f6feb")
     light_color = models.CharField(max_length=16, default="#e8f0fe")
     active = models.BooleanField(default=True)
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
     # Fixed at creation: vectors of different models or sizes cannot share a collection.
     embedding_model = models.CharField(max_length=200)
     embedding_dimension = models.PositiveIntegerField()

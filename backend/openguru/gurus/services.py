@@ -17,6 +17,7 @@ EDITABLE_FIELDS = {
     "base_color",
     "light_color",
     "active",
+    "visibility",
     "github_webhook_secret",
     "trust_threshold",
     "answer_mode",

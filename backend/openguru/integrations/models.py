@@ -8,7 +8,13 @@ MAX_USER_API_KEYS = 5
 
 
 class APIKey(TimeStampedModel):
-    """An `X-API-KEY` credential. Only a SHA-256 of the key is stored; the prefix identifies it."""
+    """An `X-API-KEY` credential. Only a SHA-256 of the key is stored; the prefix identifies it.
+    A key acts as its user; a scoped one (a `scope`, or `gurus` named) with less than that."""
+
+    class Scope(models.TextChoices):
+        ALL = "", "All of its owner's rights"
+        ASK = "ask", "Ask: answers, search, sessions"
+        MANAGE = "manage", "Manage: ask, and change the gurus' sources"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys"
@@ -18,6 +24,11 @@ class APIKey(TimeStampedModel):
     hashed_key = models.CharField(max_length=64, unique=True)
     integration = models.BooleanField(default=False)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    scope = models.CharField(max_length=8, blank=True, default="", choices=Scope.choices)
+    # With `gurus_only`, the only gurus it reaches (a deleted guru leaves fewer, never all);
+    # without, any guru its owner may reach.
+    gurus_only = models.BooleanField(default=False)
+    gurus = models.ManyToManyField(Guru, blank=True, related_name="+")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
@@ -33,6 +44,9 @@ class WidgetId(TimeStampedModel):
     guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="widget_ids")
     key = models.CharField(max_length=64, unique=True)
     domain_pattern = models.CharField(max_length=300, blank=True, default="", help_text=HELP)
+    # Signs the identity tokens a private guru's widget needs (HMAC-SHA256), so it is kept
+    # encrypted (integrations/crypto.py) rather than hashed; "": none made yet.
+    secret = models.TextField(blank=True, default="")
 
     def __str__(self) -> str:
         return f"{self.guru.slug}:{self.domain_pattern or '(no site)'}"

@@ -11,7 +11,11 @@ from openguru.integrations.bots.apis import (
 )
 from openguru.integrations.bots.slack_api import SlackEventsApi
 from openguru.integrations.bots.slack_oauth_apis import SlackInstallApi, SlackOAuthApi
-from openguru.integrations.widget.admin_apis import WidgetIdDetailApi, WidgetIdListApi
+from openguru.integrations.widget.admin_apis import (
+    WidgetIdDetailApi,
+    WidgetIdListApi,
+    WidgetSecretApi,
+)
 from openguru.integrations.widget.apis import (
     FollowUpExamplesApi,
     RecordVoteApi,
@@ -28,6 +32,11 @@ urlpatterns = [
         "gurus/<slug:slug>/widget-ids/<int:widget_id>/",
         WidgetIdDetailApi.as_view(),
         name="widget-id-detail",
+    ),
+    path(
+        "gurus/<slug:slug>/widget-ids/<int:widget_id>/secret/",
+        WidgetSecretApi.as_view(),
+        name="widget-id-secret",
     ),
     path("gurus/<slug:slug>/integrations/", IntegrationListApi.as_view(), name="integration-list"),
     path(

@@ -11,11 +11,13 @@ from pathlib import PurePath
 from urllib.parse import quote
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseBase
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from openguru.gurus.permissions import READ_GURU
 from openguru.sources.file_kinds import file_kind_for_type
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_file_readable
@@ -28,6 +30,9 @@ class SourceFileApi(APIView):
     def get(self, request: Request, path: str) -> HttpResponseBase:
         staff = bool(request.user and request.user.is_authenticated and request.user.is_staff)
         source = source_file_readable(path=path, staff=staff)
+        reader = request.user or AnonymousUser()
+        if source is not None and not reader.has_perm(READ_GURU, source.guru):
+            source = None  # a private guru's files are for the people granted it
         if source is None or not source.file.storage.exists(source.file.name or ""):
             raise Http404("No such file.")
         response = _file_response(source)

@@ -3,6 +3,7 @@ import "server-only";
 import { cache } from "react";
 
 import { getJson, type ApiResult } from "@/lib/api/client";
+import { viewerHeaders } from "@/lib/auth/viewer";
 
 import {
   parseBinge,
@@ -20,7 +21,10 @@ const guruPath = (slug: string) => `/api/gurus/${encodeURIComponent(slug)}`;
 const bingeQuery = (binge?: string | null) => (binge ? `?binge=${encodeURIComponent(binge)}` : "");
 
 export async function getOverview(slug: string): Promise<ApiResult<GuruOverview>> {
-  return getJson(`${guruPath(slug)}/overview/`, { parse: parseOverview });
+  return getJson(`${guruPath(slug)}/overview/`, {
+    parse: parseOverview,
+    headers: await viewerHeaders(),
+  });
 }
 
 /** Cached per request so the page and its metadata share one call. */
@@ -28,9 +32,7 @@ export const getQuestion = cache(
   async (slug: string, questionSlug: string, binge?: string): Promise<ApiResult<Question>> =>
     getJson(
       `${guruPath(slug)}/questions/${encodeURIComponent(questionSlug)}/${bingeQuery(binge)}`,
-      {
-        parse: parseQuestion,
-      },
+      { parse: parseQuestion, headers: await viewerHeaders() },
     ),
 );
 
@@ -44,12 +46,16 @@ export async function getFollowUps(
   const result = await getJson(`${path}${bingeQuery(binge)}`, {
     parse: parseStrings,
     timeoutMs: 8_000,
+    headers: await viewerHeaders(),
   });
   return result.ok ? result.data : [];
 }
 
 export const getBinge = cache(async (slug: string, bingeId: string): Promise<ApiResult<Binge>> =>
-  getJson(`${guruPath(slug)}/binges/${encodeURIComponent(bingeId)}/`, { parse: parseBinge }),
+  getJson(`${guruPath(slug)}/binges/${encodeURIComponent(bingeId)}/`, {
+    parse: parseBinge,
+    headers: await viewerHeaders(),
+  }),
 );
 
 export async function getSitemapQuestions(): Promise<ApiResult<SitemapEntry[]>> {

@@ -856,6 +856,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/gurus/{slug}/widget-ids/{widget_id}/secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret for a widget id (shown once; the old one stops)
+         * @description A private guru's widget answers only with an identity token signed with this secret: HMAC-SHA256 of "<user id>:<expires>", sent as "<expires>.<hex signature>.<user id>" (at most an hour ahead).
+         */
+        post: operations["widget_id_secret_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health/": {
         parameters: {
             query?: never;
@@ -1039,7 +1059,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every answer page of the active gurus, newest first (at most 50,000)
+         * Every answer page of the active public gurus, newest first (at most 50,000)
          * @description Anyone may call it; credentials sent anyway are not read (a stale one is no error).
          */
         get: operations["sitemap_questions"];
@@ -1457,6 +1477,8 @@ export interface components {
         APIKeyCreatedOutput: {
             /** Format: date-time */
             readonly created_at: string;
+            /** @description The only gurus it may reach; empty: any its owner may. */
+            readonly gurus: string[];
             readonly id: number;
             /** @description The whole key. Shown once: store it now. */
             key: string;
@@ -1464,21 +1486,50 @@ export interface components {
             last_used_at?: string | null;
             name: string;
             prefix: string;
+            /**
+             * @description "": all of its owner's rights; "ask": answers, search and sessions; "manage": those and changing sources. Never more than its owner may do.
+             *
+             *     * `` - All of its owner's rights
+             *     * `ask` - Ask: answers, search, sessions
+             *     * `manage` - Manage: ask, and change the gurus' sources
+             */
+            scope: components["schemas"]["ScopeEnum"] | components["schemas"]["BlankEnum"];
         };
         APIKeyListDeleteRequest: {
             id: number;
         };
         APIKeyListRequest: {
+            /** @description Slugs of the only gurus it may reach; empty: any you may. */
+            gurus?: string[];
             name: string;
+            /**
+             * @description "" (all of your rights), "ask" or "manage".
+             *
+             *     * `` - All of its owner's rights
+             *     * `ask` - Ask: answers, search, sessions
+             *     * `manage` - Manage: ask, and change the gurus' sources
+             * @default
+             */
+            scope: components["schemas"]["ScopeEnum"] | components["schemas"]["BlankEnum"];
         };
         APIKeyOutput: {
             /** Format: date-time */
             readonly created_at: string;
+            /** @description The only gurus it may reach; empty: any its owner may. */
+            readonly gurus: string[];
             readonly id: number;
             /** Format: date-time */
             last_used_at?: string | null;
             name: string;
             prefix: string;
+            /**
+             * @description "": all of its owner's rights; "ask": answers, search and sessions; "manage": those and changing sources. Never more than its owner may do.
+             *
+             *     * `` - All of its owner's rights
+             *     * `ask` - Ask: answers, search, sessions
+             *     * `manage` - Manage: ask, and change the gurus' sources
+             */
+            scope: components["schemas"]["ScopeEnum"] | components["schemas"]["BlankEnum"];
         };
         AnalyticsExportRequest: {
             /** @default xlsx */
@@ -1798,6 +1849,9 @@ export interface components {
              *     * `api_key_limit` - api_key_limit
              *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
+             *     * `widget_token_required` - widget_token_required
+             *     * `widget_token_invalid` - widget_token_invalid
+             *     * `widget_token_expired` - widget_token_expired
              *     * `no_answer` - no_answer
              *     * `overloaded` - overloaded
              *     * `fetch_failed` - fetch_failed
@@ -1874,6 +1928,9 @@ export interface components {
          *     * `api_key_limit` - api_key_limit
          *     * `link_invalid` - link_invalid
          *     * `rate_limited` - rate_limited
+         *     * `widget_token_required` - widget_token_required
+         *     * `widget_token_invalid` - widget_token_invalid
+         *     * `widget_token_expired` - widget_token_expired
          *     * `no_answer` - no_answer
          *     * `overloaded` - overloaded
          *     * `fetch_failed` - fetch_failed
@@ -1890,7 +1947,7 @@ export interface components {
          *     * `internal_error` - internal_error
          * @enum {string}
          */
-        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "password_sign_in_off" | "api_key_limit" | "link_invalid" | "rate_limited" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
+        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "password_sign_in_off" | "api_key_limit" | "link_invalid" | "rate_limited" | "widget_token_required" | "widget_token_invalid" | "widget_token_expired" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
         /**
          * @description * `single` - Single
          *     * `crawl` - Crawl
@@ -2006,6 +2063,9 @@ export interface components {
              *     * `api_key_limit` - api_key_limit
              *     * `link_invalid` - link_invalid
              *     * `rate_limited` - rate_limited
+             *     * `widget_token_required` - widget_token_required
+             *     * `widget_token_invalid` - widget_token_invalid
+             *     * `widget_token_expired` - widget_token_expired
              *     * `no_answer` - no_answer
              *     * `overloaded` - overloaded
              *     * `fetch_failed` - fetch_failed
@@ -2185,6 +2245,7 @@ export interface components {
             slug: string;
             /** Format: double */
             trust_threshold?: number | null;
+            visibility?: components["schemas"]["VisibilityEnum"];
         };
         GuruIcon: {
             /** Format: uri */
@@ -2234,10 +2295,13 @@ export interface components {
             light_color?: string;
             name: string;
             slug: string;
+            visibility?: components["schemas"]["VisibilityEnum"];
         };
         GuruOverview: {
             /** @description Up to 6 questions to offer a visitor. */
             example_questions: string[];
+            /** @description False for a private guru: its pages carry noindex. */
+            indexable: boolean;
             /** @description Most upvoted, then newest. */
             popular: components["schemas"]["SiteQuestion"][];
             /** @description The newest answers. */
@@ -2493,6 +2557,13 @@ export interface components {
              * @description The trust gate's threshold for this guru; null: calibrated or the default.
              */
             trust_threshold?: number | null;
+            /**
+             * @description "private": only admins and the people granted it see and ask it, on every channel; its widget needs a signed identity token.
+             *
+             *     * `public` - Public
+             *     * `private` - Private
+             */
+            visibility?: components["schemas"]["VisibilityEnum"];
         };
         PatchedIntegrationDetailRequest: {
             /** @description Stored encrypted; never returned. */
@@ -2566,6 +2637,8 @@ export interface components {
             grounding: {
                 [key: string]: unknown;
             } | null;
+            /** @description False for a private guru's answer: its page carries noindex. */
+            indexable: boolean;
             parent_slug?: string | null;
             question: string;
             references: components["schemas"]["Reference"][];
@@ -2646,6 +2719,13 @@ export interface components {
          * @enum {string}
          */
         ReferencedSourcesEnum: "all" | "website" | "pdf" | "youtube" | "github_repo" | "text";
+        /**
+         * @description * `` - All of its owner's rights
+         *     * `ask` - Ask: answers, search, sessions
+         *     * `manage` - Manage: ask, and change the gurus' sources
+         * @enum {string}
+         */
+        ScopeEnum: "ask" | "manage";
         SearchRequest: {
             /** @default 10 */
             limit: number;
@@ -2916,6 +2996,12 @@ export interface components {
          */
         V1SourceTypeEnum: "CSV" | "DOCX" | "EPUB" | "FAQ" | "GITHUB_REPO" | "HTML" | "MARKDOWN" | "PDF" | "PPTX" | "TEXT" | "WEBSITE" | "XLSX" | "YOUTUBE";
         /**
+         * @description * `public` - Public
+         *     * `private` - Private
+         * @enum {string}
+         */
+        VisibilityEnum: "public" | "private";
+        /**
          * @description * `upvote` - upvote
          *     * `downvote` - downvote
          * @enum {string}
@@ -2998,6 +3084,8 @@ export interface components {
             readonly id: number;
             /** @description Put it in the page: the widget's data-widget-id. */
             key: string;
+            /** @description Whether it has a secret for signing identity tokens (never returned again). */
+            readonly secret_set: boolean;
         };
         WidgetReference: {
             /** @description The source's kind: web, pdf, youtube, github, text, faq. */
@@ -3006,6 +3094,10 @@ export interface components {
             link: string;
             /** @description The page's title (Gurubase's widget name). */
             question: string;
+        };
+        WidgetSecret: {
+            /** @description Signs a private guru's widget tokens on your server. Shown once. */
+            secret: string;
         };
         _NamedRequest: {
             content: string;
@@ -3082,6 +3174,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5844,6 +5945,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    widget_id_secret_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                widget_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetSecret"];
+                };
             };
             /** @description Missing or invalid credentials. */
             401: {

@@ -1,5 +1,5 @@
 /** The guru form's values (all text, as inputs hold them) and their API payload. */
-import type { Guru } from "@/lib/gurus/types";
+import type { Guru, Visibility } from "@/lib/gurus/types";
 
 import type { AdminGuru, AnswerMode, GuruInput } from "./gurus";
 
@@ -12,6 +12,7 @@ export interface GuruFormValues {
   base_color: string;
   light_color: string;
   active: boolean;
+  visibility: string;
   anonymous_asks_per_hour: string;
   anonymous_asks_per_day: string;
   github_webhook_secret: string;
@@ -28,6 +29,7 @@ export const EMPTY_GURU: GuruFormValues = {
   base_color: "#1f6feb",
   light_color: "#e8f0fe",
   active: true,
+  visibility: "public",
   anonymous_asks_per_hour: "",
   anonymous_asks_per_day: "",
   github_webhook_secret: "",
@@ -48,6 +50,7 @@ export function valuesFromGuru(guru: AdminGuru): GuruFormValues {
     base_color: guru.base_color || EMPTY_GURU.base_color,
     light_color: guru.light_color || EMPTY_GURU.light_color,
     active: guru.active,
+    visibility: guru.visibility ?? "public",
     anonymous_asks_per_hour: limit(guru.anonymous_asks_per_hour),
     anonymous_asks_per_day: limit(guru.anonymous_asks_per_day),
     trust_threshold: limit(guru.trust_threshold),
@@ -67,6 +70,7 @@ function payload(values: GuruFormValues): GuruInput {
     base_color: values.base_color,
     light_color: values.light_color,
     active: values.active,
+    visibility: values.visibility as Visibility,
     anonymous_asks_per_hour: toLimit(values.anonymous_asks_per_hour),
     anonymous_asks_per_day: toLimit(values.anonymous_asks_per_day),
     github_webhook_secret: values.github_webhook_secret,
@@ -115,6 +119,7 @@ export function previewGuru(values: GuruFormValues, iconPreview: string): Guru {
     base_color: values.base_color,
     light_color: values.light_color,
     active: values.active,
+    visibility: values.visibility as Visibility,
     embedding_model: "",
     embedding_dimension: 0,
     created_at: "",

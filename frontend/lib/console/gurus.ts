@@ -1,5 +1,5 @@
 /** Admin calls on gurus (`gurus/apis.py`): create, change, delete, icon upload. */
-import type { Guru } from "@/lib/gurus/types";
+import type { Guru, Visibility } from "@/lib/gurus/types";
 
 import { apiJson, apiRequest, guruPath } from "@/lib/api/client";
 import { useApi } from "./hooks";
@@ -14,6 +14,7 @@ export interface GuruInput {
   base_color: string;
   light_color: string;
   active?: boolean;
+  visibility?: Visibility;
   anonymous_asks_per_hour?: number | null;
   anonymous_asks_per_day?: number | null;
   github_webhook_secret?: string;

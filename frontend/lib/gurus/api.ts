@@ -3,19 +3,24 @@ import "server-only";
 import { cache } from "react";
 
 import { getJson, type ApiResult } from "@/lib/api/client";
+import { viewerHeaders } from "@/lib/auth/viewer";
 
 import { parseGuru, parseGuruList, type Guru } from "./types";
 
 /**
- * Active gurus, in Django's order (by name). Anonymous callers only ever see active ones.
+ * The gurus the visitor may read (the active public ones, and private ones granted to them),
+ * in Django's order (by name).
  * `query` filters by name, slug or domain (Django does the matching).
  */
 export async function listGurus(query = ""): Promise<ApiResult<Guru[]>> {
   const search = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : "";
-  return getJson(`/api/gurus/${search}`, { parse: parseGuruList });
+  return getJson(`/api/gurus/${search}`, { parse: parseGuruList, headers: await viewerHeaders() });
 }
 
 /** One guru by slug; cached per request so a page and its metadata share one call. */
 export const getGuru = cache(async (slug: string): Promise<ApiResult<Guru>> => {
-  return getJson(`/api/gurus/${encodeURIComponent(slug)}/`, { parse: parseGuru });
+  return getJson(`/api/gurus/${encodeURIComponent(slug)}/`, {
+    parse: parseGuru,
+    headers: await viewerHeaders(),
+  });
 });

@@ -9,10 +9,14 @@ export interface Guru {
   base_color: string;
   light_color: string;
   active: boolean;
+  /** "private": only admins and the people granted it see it; its pages are not indexed. */
+  visibility: Visibility;
   embedding_model: string;
   embedding_dimension: number;
   created_at: string;
 }
+
+export type Visibility = "public" | "private";
 
 export function parseGuru(value: unknown): Guru | null {
   if (!isRecord(value) || typeof value.slug !== "string" || typeof value.name !== "string") {
@@ -26,6 +30,7 @@ export function parseGuru(value: unknown): Guru | null {
     base_color: stringOr(value.base_color, ""),
     light_color: stringOr(value.light_color, ""),
     active: value.active !== false,
+    visibility: value.visibility === "private" ? "private" : "public",
     embedding_model: stringOr(value.embedding_model, ""),
     embedding_dimension:
       typeof value.embedding_dimension === "number" ? value.embedding_dimension : 0,

@@ -1,11 +1,14 @@
 import { apiJson, apiRequest } from "@/lib/api/client";
 
-import type { CreatedApiKey } from "./types";
+import type { ApiKeyLimits, CreatedApiKey } from "./types";
 
 export const KEYS_PATH = "/api/api-keys/";
 
-export function createApiKey(name: string): Promise<CreatedApiKey> {
-  return apiJson<CreatedApiKey>(KEYS_PATH, { method: "POST", json: { name } });
+export function createApiKey(
+  name: string,
+  limits: ApiKeyLimits = { scope: "", gurus: [] },
+): Promise<CreatedApiKey> {
+  return apiJson<CreatedApiKey>(KEYS_PATH, { method: "POST", json: { name, ...limits } });
 }
 
 export async function revokeApiKey(id: number): Promise<void> {

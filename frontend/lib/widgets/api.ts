@@ -14,3 +14,11 @@ export function createWidgetId(slug: string, domainPattern: string): Promise<Wid
 export async function deleteWidgetId(slug: string, id: number): Promise<void> {
   await apiRequest(`${widgetIdsPath(slug)}${id}/`, { method: "DELETE" });
 }
+
+/** A new secret for signing this widget id's identity tokens: in this answer only. */
+export async function rotateWidgetSecret(slug: string, id: number): Promise<string> {
+  const made = await apiJson<{ secret: string }>(`${widgetIdsPath(slug)}${id}/secret/`, {
+    method: "POST",
+  });
+  return made.secret;
+}

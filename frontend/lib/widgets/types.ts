@@ -3,6 +3,8 @@ export interface WidgetId {
   id: number;
   key: string;
   domain_pattern: string;
+  /** Whether it has a secret for signing a private guru's widget tokens (never shown again). */
+  secret_set: boolean;
   created_at: string;
 }
 

@@ -51,6 +51,7 @@ export class WidgetApi {
         ...init,
         headers: {
           Authorization: this.config.widgetId,
+          ...(this.config.token ? { "X-Widget-Token": this.config.token } : {}),
           ...(init.body ? { "Content-Type": "application/json" } : {}),
         },
         credentials: "omit",

@@ -16,6 +16,7 @@ export function configFromScript(script: HTMLScriptElement): WidgetConfig | null
   );
   return {
     widgetId,
+    token: (data.token ?? "").trim(),
     baseUrl,
     mode: oneOf<Mode>(data.mode, ["button", "sidebar"], "button"),
     theme: oneOf<Theme>(data.theme, ["light", "dark", "auto"], "auto"),

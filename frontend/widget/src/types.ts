@@ -34,6 +34,8 @@ export type Mode = "button" | "sidebar";
 
 export interface WidgetConfig {
   widgetId: string;
+  /** A private guru's identity token, signed by the embedding site's server (data-token). */
+  token: string;
   baseUrl: string; // without a trailing slash
   mode: Mode;
   theme: Theme;

@@ -4,24 +4,23 @@
   then the guru's per hour and per day quota (`core/ratelimit.py`).
 - An API key (a person's, or a bot integration's) counts each request against the key's
   per-minute limit, once, where the door reads the key (`key_asker`).
-- Which gurus one may ask is the one access rule (`accounts/access.py`): active gurus for
-  anyone, inactive ones for admins and the people granted them; a door bound to one guru (a
-  widget id, a bot integration) asks that one.
+- Which gurus one may ask is the one access rule (`accounts/access.py`): active public gurus
+  for anyone, private and inactive ones for admins and the people granted them; a door bound
+  to one guru (a widget id, a bot integration) asks that one, having checked its own
+  credential for it (a private guru's widget: a signed identity token).
 """
 
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 
-from openguru.accounts.access import Action, guru_permission
-from openguru.core.errors import DomainError, ErrorCode
+from openguru.accounts.access import guru_readable_get
 from openguru.core.ratelimit import (
     anonymous_ask_limit_check,
     api_key_rate_limit_check,
     ask_rate_limit_check,
 )
 from openguru.gurus.models import Guru
-from openguru.gurus.selectors import guru_get
 
 
 @dataclass(frozen=True)
@@ -33,10 +32,9 @@ class Asker:
     # are their threads'.
     user: User | None = None
     guru: Guru | None = None  # the one guru the door's credential is for, or already resolved
-
-    @property
-    def staff(self) -> bool:
-        return self.user is not None and self.user.is_staff
+    # Who the access rule is asked about when it is not `user`: a signed-in visitor of the
+    # site, whose asks stay anonymous (counted by address, sessions of nobody).
+    reader: User | None = None
 
 
 def key_asker(*, key_id: int, user: User | None, guru: Guru | None = None) -> Asker:
@@ -51,10 +49,7 @@ def asker_guru(*, asker: Asker, slug: str) -> Guru:
     404 (the same answer, so a private guru's name is not confirmed)."""
     if asker.guru is not None:
         return asker.guru
-    guru = guru_get(slug=slug)
-    if not guru_permission(actor=asker.user, guru=guru, action=Action.READ):
-        raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{slug}'.")
-    return guru
+    return guru_readable_get(actor=asker.user or asker.reader, slug=slug)
 
 
 def asker_rate_check(*, asker: Asker) -> None:

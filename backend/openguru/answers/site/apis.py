@@ -1,5 +1,7 @@
 """The public Q&A site's reads and writes: a guru's front page, the sitemap, votes and suggested
-follow-up questions. No credentials; active gurus only."""
+follow-up questions. No credentials but the site's session cookie, read only to decide who
+may see a guru (`accounts/viewer.py`): the active public gurus for anyone, a private one for
+the people granted it, and then marked not for search engines (`X-Robots-Tag`)."""
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -9,6 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from openguru.accounts.access import guru_is_public, guru_readable_get
+from openguru.accounts.viewer import request_viewer
 from openguru.answers.models import Question, Vote
 from openguru.answers.selectors import question_vote_counts
 from openguru.answers.services import vote_record
@@ -24,7 +28,7 @@ from openguru.answers.site.selectors import (
 from openguru.core.client_address import client_fingerprint, client_ip
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import errors
-from openguru.gurus.selectors import guru_get
+from openguru.gurus.models import Guru
 from openguru.providers.llm.factory import get_llm
 from openguru.providers.vectorstore.factory import get_vector_store
 
@@ -57,10 +61,22 @@ class BingeQuery(serializers.Serializer):
     binge = serializers.UUIDField(required=False)
 
 
+def site_guru(request: Request, slug: str) -> Guru:
+    """The guru of a site page, if whoever reads it may (else the 404 of a missing one)."""
+    return guru_readable_get(actor=request_viewer(request), slug=slug)
+
+
+def unindexed(response: Response, guru: Guru) -> Response:
+    """A private (or inactive) guru's pages are for the people granted it: never indexed."""
+    if not guru_is_public(guru):
+        response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
 def question_from_request(request: Request, slug: str, question_slug: str) -> Question:
     query = BingeQuery(data=request.query_params)
     query.is_valid(raise_exception=True)
-    guru = guru_get(slug=slug, active_only=True)
+    guru = site_guru(request, slug)
     return site_question_get(
         guru=guru, slug=question_slug, binge_id=query.validated_data.get("binge")
     )
@@ -109,6 +125,9 @@ class GuruOverviewApi(PublicApi):
         recent = SiteQuestionSerializer(many=True, help_text="The newest answers.")
         popular = SiteQuestionSerializer(many=True, help_text="Most upvoted, then newest.")
         sources = SourceTotalsSerializer()
+        indexable = serializers.BooleanField(
+            help_text="False for a private guru: its pages carry noindex."
+        )
 
     @extend_schema(
         operation_id="guru_overview",
@@ -128,22 +147,24 @@ class GuruOverviewApi(PublicApi):
                         "by_type": [{"type": "web", "count": 3}],
                         "titles": [{"title": "Virtual environments", "type": "website"}],
                     },
+                    "indexable": True,
                 },
                 response_only=True,
             )
         ],
     )
     def get(self, request: Request, slug: str) -> Response:
-        guru = guru_get(slug=slug, active_only=True)
+        guru = site_guru(request, slug)
         output = self.OutputSerializer(
             {
                 "example_questions": example_questions(guru=guru, store=get_vector_store()),
                 "recent": questions_recent(guru=guru),
                 "popular": questions_popular(guru=guru),
                 "sources": sources_by_type(guru=guru),
+                "indexable": guru_is_public(guru),
             }
         )
-        return Response(output.data)
+        return unindexed(Response(output.data), guru)
 
 
 class SitemapQuestionsApi(PublicApi):
@@ -155,7 +176,7 @@ class SitemapQuestionsApi(PublicApi):
     @extend_schema(
         operation_id="sitemap_questions",
         tags=["site"],
-        summary="Every answer page of the active gurus, newest first (at most 50,000)",
+        summary="Every answer page of the active public gurus, newest first (at most 50,000)",
         auth=[],
         responses={200: OutputSerializer(many=True)},
         examples=[
@@ -211,7 +232,7 @@ class QuestionVoteApi(PublicApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        guru = guru_get(slug=slug, active_only=True)
+        guru = site_guru(request, slug)
         question = site_question_get(guru=guru, slug=question_slug, binge_id=values.get("binge_id"))
         vote_record(
             question=question,
@@ -255,4 +276,5 @@ class QuestionFollowUpsApi(PublicApi):
     )
     def get(self, request: Request, slug: str, question_slug: str) -> Response:
         question = question_from_request(request, slug, question_slug)
-        return Response(question_follow_ups(question=question, llm=get_llm()))
+        response = Response(question_follow_ups(question=question, llm=get_llm()))
+        return unindexed(response, question.guru)

@@ -8,6 +8,7 @@ from uuid import UUID
 from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 
+from openguru.accounts.access import gurus_public
 from openguru.answers.models import Binge, Question, Vote
 from openguru.answers.selectors import question_get, question_vote_counts
 from openguru.answers.site.phrasing import question_from_heading
@@ -36,7 +37,7 @@ PRIVATE_SOURCES = (Question.Source.SLACK, Question.Source.DISCORD)
 
 def site_questions(*, guru: Guru | None = None) -> QuerySet[Question]:
     """Answered questions outside follow-up sessions (each has a page of its own), except those
-    asked in a team's chat."""
+    asked in a team's chat. Without a guru: the active public gurus' (the sitemap's)."""
     questions = (
         Question.objects.filter(binge__isnull=True)
         .exclude(content="")
@@ -44,7 +45,7 @@ def site_questions(*, guru: Guru | None = None) -> QuerySet[Question]:
     )
     if guru is not None:
         return questions.filter(guru=guru)
-    return questions.filter(guru__active=True)
+    return questions.filter(guru__in=gurus_public())
 
 
 def questions_recent(*, guru: Guru, limit: int = FRONT_PAGE_QUESTIONS) -> list[Question]:

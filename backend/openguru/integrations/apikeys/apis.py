@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from openguru.core.auth import AdminTokenAuthentication, AdminTokenUser
 from openguru.core.errors import ErrorCode
 from openguru.core.openapi import errors
+from openguru.gurus.models import Guru
 from openguru.integrations.apikeys.selectors import api_key_list
 from openguru.integrations.apikeys.services import admin_token_owner, api_key_create, api_key_delete
 from openguru.integrations.models import APIKey
@@ -27,9 +28,21 @@ def _owner(request: Request) -> User:
 
 
 class APIKeyOutput(serializers.ModelSerializer):
+    scope = serializers.ChoiceField(
+        choices=APIKey.Scope.choices,
+        help_text='"": all of its owner\'s rights; "ask": answers, search and sessions; '
+        '"manage": those and changing sources. Never more than its owner may do.',
+    )
+    gurus: serializers.SlugRelatedField[Guru] = serializers.SlugRelatedField(
+        slug_field="slug",
+        many=True,
+        read_only=True,
+        help_text="The only gurus it may reach; empty: any its owner may.",
+    )
+
     class Meta:
         model = APIKey
-        fields = ["id", "name", "prefix", "created_at", "last_used_at"]
+        fields = ["id", "name", "prefix", "scope", "gurus", "created_at", "last_used_at"]
 
 
 class APIKeyCreatedOutput(APIKeyOutput):
@@ -43,6 +56,8 @@ _KEY = {
     "id": 3,
     "name": "ci",
     "prefix": "og_Xb3k9Tq",
+    "scope": "ask",
+    "gurus": ["python"],
     "created_at": "2025-01-01T12:00:00Z",
     "last_used_at": None,
 }
@@ -57,6 +72,19 @@ class _SignedIn(APIView):
 class APIKeyListApi(_SignedIn):
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=100)
+        scope = serializers.ChoiceField(
+            choices=APIKey.Scope.choices,
+            required=False,
+            default=APIKey.Scope.ALL,
+            help_text='"" (all of your rights), "ask" or "manage".',
+        )
+        gurus = serializers.ListField(
+            child=serializers.SlugField(max_length=64),
+            required=False,
+            default=list,
+            max_length=100,
+            help_text="Slugs of the only gurus it may reach; empty: any you may.",
+        )
 
     @extend_schema(
         operation_id="api_key_list",
@@ -78,11 +106,17 @@ class APIKeyListApi(_SignedIn):
             **errors(
                 400,
                 401,
+                404,
                 more={400: [(ErrorCode.API_KEY_LIMIT, "You can have at most 5 API keys.")]},
             ),
         },
         examples=[
             OpenApiExample("key", value={"name": "ci"}, request_only=True),
+            OpenApiExample(
+                "scoped key",
+                value={"name": "docs bot", "scope": "ask", "gurus": ["python"]},
+                request_only=True,
+            ),
             OpenApiExample(
                 "created",
                 value={**_KEY, "key": "og_Xb3k9Tq…the rest of the key…"},
@@ -94,7 +128,13 @@ class APIKeyListApi(_SignedIn):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        key, raw = api_key_create(user=_owner(request), name=data.validated_data["name"])
+        values = data.validated_data
+        key, raw = api_key_create(
+            user=_owner(request),
+            name=values["name"],
+            scope=values["scope"],
+            guru_slugs=values["gurus"],
+        )
         body: dict[str, Any] = {**APIKeyOutput(key).data, "key": raw}
         return Response(body, status=status.HTTP_201_CREATED)
 

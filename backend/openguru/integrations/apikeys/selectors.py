@@ -32,4 +32,5 @@ def api_key_candidates(*, prefix: str) -> list[APIKey]:
 
 def api_key_list(*, user: User) -> QuerySet[APIKey]:
     """A user's personal keys, newest first; integration keys (Slack, Discord) are not listed."""
-    return APIKey.objects.filter(user=user, integration=False).order_by("-created_at")
+    keys = APIKey.objects.filter(user=user, integration=False).prefetch_related("gurus")
+    return keys.order_by("-created_at")

@@ -10,8 +10,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from openguru.accounts.access import Action, KeyScope, gurus_visible_to
 from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.gurus.models import Guru
 from openguru.integrations.apikeys.selectors import api_key_candidates
 from openguru.integrations.models import MAX_USER_API_KEYS, APIKey
 
@@ -24,8 +26,25 @@ def _digest(raw_key: str) -> str:
     return hashlib.sha256(raw_key.encode()).hexdigest()
 
 
-def api_key_create(*, user: User, name: str, integration: bool = False) -> tuple[APIKey, str]:
-    """Create a key; the raw key is returned once and never stored."""
+_SCOPE_ACTIONS = {
+    APIKey.Scope.ALL: frozenset({Action.READ, Action.MANAGE}),
+    APIKey.Scope.ASK: frozenset({Action.READ}),
+    APIKey.Scope.MANAGE: frozenset({Action.READ, Action.MANAGE}),
+}
+
+
+def api_key_create(
+    *,
+    user: User,
+    name: str,
+    integration: bool = False,
+    scope: str = APIKey.Scope.ALL,
+    guru_slugs: list[str] | None = None,
+) -> tuple[APIKey, str]:
+    """Create a key; the raw key is returned once and never stored. `scope` and `guru_slugs`
+    narrow it (never widen it: it acts as `user` at most); a guru `user` may not see is refused
+    as if it did not exist."""
+    gurus = _key_gurus(user=user, slugs=guru_slugs or [])
     with transaction.atomic():
         own = APIKey.objects.select_for_update().filter(user=user, integration=False)
         if not integration and own.count() >= MAX_USER_API_KEYS:
@@ -39,10 +58,32 @@ def api_key_create(*, user: User, name: str, integration: bool = False) -> tuple
             prefix=raw[:VISIBLE_PREFIX_CHARS],
             hashed_key=_digest(raw),
             integration=integration,
+            scope=scope,
+            gurus_only=bool(gurus),
         )
-        after = audit_fields(key, ["name", "prefix", "integration"])
+        key.gurus.set(gurus)
+        after = {
+            **audit_fields(key, ["name", "prefix", "integration", "scope"]),
+            "gurus": sorted(guru.slug for guru in gurus),
+        }
         audit_record(action="api_key.create", target=key, target_label=_label(key), after=after)
     return key, raw
+
+
+def _key_gurus(*, user: User, slugs: list[str]) -> list[Guru]:
+    visible = {guru.slug: guru for guru in gurus_visible_to(user).filter(slug__in=slugs)}
+    missing = sorted(set(slugs) - visible.keys())
+    if missing:
+        raise DomainError(ErrorCode.GURU_NOT_FOUND, f"No guru named '{missing[0]}'.")
+    return [visible[slug] for slug in dict.fromkeys(slugs)]
+
+
+def api_key_scope(*, key: APIKey) -> KeyScope | None:
+    """What a scoped key narrows its owner's rights to; None for a key with all of them."""
+    if key.scope == APIKey.Scope.ALL and not key.gurus_only:
+        return None
+    guru_ids = frozenset(key.gurus.values_list("pk", flat=True)) if key.gurus_only else None
+    return KeyScope(actions=_SCOPE_ACTIONS[APIKey.Scope(key.scope)], guru_ids=guru_ids)
 
 
 def _label(key: APIKey) -> str:
@@ -65,6 +106,8 @@ def api_key_authenticate(*, raw_key: str) -> APIKey | None:
     if key is None or not key.user.is_active:
         return None
     api_key_touch(key=key)
+    # The key's user is who acts: the access rule reads the key's limits off it.
+    key.user.key_scope = api_key_scope(key=key)  # type: ignore[attr-defined]
     return key
 
 

@@ -15,7 +15,7 @@ from openguru.answers.channels.rules import Channel
 from openguru.core.threads import run_blocking
 from openguru.integrations.bots.asking import BUSY, bot_ask_prepare
 from openguru.integrations.bots.replies import question_text
-from openguru.integrations.bots.routing import Route, channel_mode
+from openguru.integrations.bots.routing import Route, answers_outside_home, channel_mode
 from openguru.integrations.bots.selectors import discord_integration_get, thread_known
 from openguru.integrations.bots.threads import BotThread, thread_remember
 from openguru.integrations.models import Integration
@@ -58,6 +58,8 @@ async def discord_message_handle(
     is_dm = isinstance(channel, discord.DMChannel)
     if not is_dm and (message.guild is None or str(message.guild.id) != integration.external_id):
         return  # the bot may be in other servers: it answers for its guru's only
+    if is_dm and not answers_outside_home(integration):
+        return  # a private guru's bot: only in its own server
     in_thread = isinstance(channel, discord.Thread)
     home = str(channel.parent_id if isinstance(channel, discord.Thread) else channel.id)
     known = in_thread and await run_blocking(

@@ -3,6 +3,7 @@
 from enum import StrEnum
 from typing import Any
 
+from openguru.accounts.access import guru_is_public
 from openguru.integrations.bots.selectors import thread_known
 from openguru.integrations.models import Integration
 
@@ -11,6 +12,13 @@ class Route(StrEnum):
     IGNORE = "ignore"
     NOT_ALLOWED = "not_allowed"  # the bot was asked in a channel it may not answer in
     ANSWER = "answer"
+
+
+def answers_outside_home(integration: Integration) -> bool:
+    """Whether the bot may answer outside its own workspace or server (a Discord DM, a Slack
+    event of another team). A private guru's bot answers only at home: the people there are
+    whom its admins chose, anyone else is not."""
+    return guru_is_public(integration.guru)
 
 
 def channel_mode(integration: Integration, channel_id: str) -> str | None:

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from slack_sdk.signature import SignatureVerifier
 
-from openguru.integrations.bots.routing import Route, slack_event_route
+from openguru.integrations.bots.routing import Route, answers_outside_home, slack_event_route
 from openguru.integrations.bots.selectors import slack_integrations_for_team
 from openguru.integrations.bots.services import slack_event_take
 from openguru.integrations.bots.slack_tasks import slack_event_send
@@ -47,6 +47,8 @@ def slack_event_accept(*, integration: Integration, payload: dict[str, Any]) -> 
     event = payload.get("event")
     event_id = payload.get("event_id")
     if not isinstance(event, dict) or not isinstance(event_id, str) or not event_id:
+        return False
+    if payload.get("team_id") != integration.external_id and not answers_outside_home(integration):
         return False
     bot_user_id = _bot_user_id(payload)
     if slack_event_route(integration=integration, event=event, bot_user_id=bot_user_id) == (

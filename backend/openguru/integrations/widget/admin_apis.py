@@ -10,21 +10,32 @@ from openguru.core.openapi import errors
 from openguru.gurus.selectors import guru_get
 from openguru.integrations.models import WidgetId
 from openguru.integrations.widget.selectors import widget_id_list
-from openguru.integrations.widget.services import widget_id_create, widget_id_delete
+from openguru.integrations.widget.services import (
+    widget_id_create,
+    widget_id_delete,
+    widget_secret_rotate,
+)
 
 
 class WidgetIdOutput(serializers.ModelSerializer):
     key = serializers.CharField(help_text="Put it in the page: the widget's data-widget-id.")
+    secret_set = serializers.SerializerMethodField(
+        help_text="Whether it has a secret for signing identity tokens (never returned again)."
+    )
 
     class Meta:
         model = WidgetId
-        fields = ["id", "key", "domain_pattern", "created_at"]
+        fields = ["id", "key", "domain_pattern", "secret_set", "created_at"]
+
+    def get_secret_set(self, widget: WidgetId) -> bool:
+        return bool(widget.secret)
 
 
 _WIDGET_ID = {
     "id": 7,
     "key": "Jx3v0m8kq2cR1xZt6fYb9wLpQe4sHn5u",
     "domain_pattern": "*.example.com",
+    "secret_set": False,
     "created_at": "2025-01-01T12:00:00Z",
 }
 
@@ -84,3 +95,27 @@ class WidgetIdDetailApi(APIView):
     def delete(self, request: Request, slug: str, widget_id: int) -> Response:
         widget_id_delete(guru=guru_get(slug=slug), widget_id=widget_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WidgetSecretApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        secret = serializers.CharField(
+            help_text="Signs a private guru's widget tokens on your server. Shown once."
+        )
+
+    @extend_schema(
+        operation_id="widget_id_secret_rotate",
+        tags=["widget ids"],
+        summary="Make a new signing secret for a widget id (shown once; the old one stops)",
+        description="A private guru's widget answers only with an identity token signed with "
+        'this secret: HMAC-SHA256 of "<user id>:<expires>", sent as '
+        '"<expires>.<hex signature>.<user id>" (at most an hour ahead).',
+        request=None,
+        responses={200: OutputSerializer, **errors(401, 403, 404)},
+        examples=[
+            OpenApiExample("secret", value={"secret": "ogws_5q2…the rest…"}, response_only=True)
+        ],
+    )
+    def post(self, request: Request, slug: str, widget_id: int) -> Response:
+        _, secret = widget_secret_rotate(guru=guru_get(slug=slug), widget_id=widget_id)
+        return Response({"secret": secret})

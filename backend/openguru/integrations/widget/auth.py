@@ -1,6 +1,8 @@
 """The embeddable widget's credential: `Authorization: <widget id>` from a page whose origin the
 widget id allows. A widget id is public (it is in the page's HTML); what it grants is asking
-its guru from the domains its owner listed, which a browser's Origin header vouches for."""
+its guru from the domains its owner listed, which a browser's Origin header vouches for.
+A private guru's widget also needs an identity token the embedding site signed with the
+widget id's secret (`tokens.py`): the page alone proves nothing about who reads it."""
 
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
@@ -11,10 +13,13 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from openguru.accounts.access import guru_is_public
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.integrations.crypto import secret_decrypt
 from openguru.integrations.models import WidgetId
 from openguru.integrations.widget.domains import origin_allowed
 from openguru.integrations.widget.selectors import widget_id_by_key
+from openguru.integrations.widget.tokens import HEADER, widget_token_verify
 
 
 def request_origin(request: HttpRequest) -> str:
@@ -40,6 +45,9 @@ def widget_from_request(request: HttpRequest) -> WidgetId:
         raise DomainError(
             ErrorCode.NOT_AUTHENTICATED, "This widget id may not be used on this site."
         )
+    if not guru_is_public(widget.guru):
+        token = str(request.headers.get(HEADER) or "").strip()
+        widget_token_verify(secret=secret_decrypt(widget.secret), token=token)
     return widget
 
 

@@ -24,7 +24,10 @@ class WidgetIdScheme(OpenApiAuthenticationExtension):
             "in": "header",
             "name": "Authorization",
             "description": "A widget id (POST /api/gurus/{slug}/widget-ids/), from a page whose "
-            "origin its domain pattern allows.",
+            "origin its domain pattern allows. A private guru's widget also sends X-Widget-Token: "
+            "\"<expires>.<hex HMAC-SHA256 of '<user id>:<expires>' with the widget id's "
+            'secret>.<user id>", at most an hour ahead; else 401 widget_token_required, '
+            "widget_token_invalid or widget_token_expired.",
         }
 
 

@@ -5,6 +5,7 @@ import secrets
 from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
+from openguru.integrations.crypto import secret_encrypt
 from openguru.integrations.models import WidgetId
 from openguru.integrations.widget.domains import domain_pattern_valid
 
@@ -39,3 +40,23 @@ def widget_id_delete(*, guru: Guru, widget_id: int) -> None:
     before = audit_fields(widget, ["domain_pattern"])
     audit_record(action="widget_id.delete", target=widget, guru=guru, before=before)
     widget.delete()
+
+
+def widget_secret_rotate(*, guru: Guru, widget_id: int) -> tuple[WidgetId, str]:
+    """A new secret for the identity tokens of this widget id (a private guru's widget needs
+    them); returned once, kept encrypted. Tokens signed with the previous one stop working."""
+    widget = WidgetId.objects.filter(guru=guru, pk=widget_id).first()
+    if widget is None:
+        raise DomainError(ErrorCode.NOT_FOUND, f"This guru has no widget id {widget_id}.")
+    secret = "ogws_" + secrets.token_urlsafe(32)
+    had_one = bool(widget.secret)
+    widget.secret = secret_encrypt(secret)
+    widget.save(update_fields=["secret", "updated_at"])
+    audit_record(
+        action="widget_id.secret",
+        target=widget,
+        guru=guru,
+        before={"secret_set": had_one},
+        after={"secret_set": True},
+    )
+    return widget, secret

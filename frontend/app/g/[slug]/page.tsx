@@ -10,6 +10,7 @@ import { ApiProblem } from "@/components/ui/ApiProblem";
 import { Section } from "@/components/ui/Section";
 import { getOverview } from "@/lib/answers/api";
 import type { GuruOverview } from "@/lib/answers/types";
+import { UNINDEXED } from "@/lib/auth/viewer";
 import { getGuru } from "@/lib/gurus/api";
 import type { Guru } from "@/lib/gurus/types";
 
@@ -29,6 +30,7 @@ export async function generateMetadata({ params }: GuruPageProps): Promise<Metad
     title: guru.data.name,
     description: guru.data.domain_knowledge || `Ask ${guru.data.name} a question.`,
     alternates: { canonical: `/g/${encodeURIComponent(slug)}` },
+    ...(guru.data.visibility === "private" ? { robots: UNINDEXED } : {}),
   };
 }
 

@@ -105,6 +105,17 @@ export function GuruFields(props: GuruFieldsProps) {
               {(c) => <input {...c} type="number" min={0} {...text("anonymous_asks_per_day")} />}
             </Field>
           </div>
+          <Field
+            label="Visibility"
+            hint="Private: only admins and the people granted it see and ask it, on every channel; its pages are not indexed and its widget needs signed tokens."
+          >
+            {(c) => (
+              <select {...c} {...text("visibility")}>
+                <option value="public">Public</option>
+                <option value="private">Private</option>
+              </select>
+            )}
+          </Field>
           <Checkbox checked={values.active} onChange={onActive}>
             Active (listed and answering on the public site)
           </Checkbox>

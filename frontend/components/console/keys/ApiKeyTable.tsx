@@ -7,6 +7,14 @@ import type { ApiKey } from "@/lib/keys/types";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
+const SCOPES = { "": "Everything you may do", ask: "Ask", manage: "Manage" } as const;
+
+/** What the key may do, and where: "Ask · python, go" or "Everything you may do · all gurus". */
+export function scopeLabel(key: ApiKey): string {
+  const where = key.gurus.length ? key.gurus.join(", ") : "all gurus";
+  return `${SCOPES[key.scope] ?? key.scope} · ${where}`;
+}
+
 export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: () => void }) {
   return (
     <div className={table.wrap}>
@@ -15,6 +23,7 @@ export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: ()
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Key</th>
+            <th scope="col">Scope</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">
@@ -29,6 +38,7 @@ export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: ()
               <td>
                 <code data-part="key-prefix">{key.prefix}…</code>
               </td>
+              <td data-part="key-scope">{scopeLabel(key)}</td>
               <td>{when(key.created_at)}</td>
               <td>{when(key.last_used_at)}</td>
               <td>

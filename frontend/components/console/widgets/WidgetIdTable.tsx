@@ -6,6 +6,8 @@ import table from "@/components/console/ui/table.module.css";
 import { deleteWidgetId } from "@/lib/widgets/api";
 import type { WidgetId } from "@/lib/widgets/types";
 
+import { WidgetSecret } from "./WidgetSecret";
+
 interface WidgetIdTableProps {
   slug: string;
   ids: WidgetId[];
@@ -51,7 +53,8 @@ export function WidgetIdTable({ slug, ids, chosen, onChoose, onDeleted }: Widget
                   }}
                 >
                   Delete
-                </ConfirmButton>
+                </ConfirmButton>{" "}
+                <WidgetSecret slug={slug} widget={widget} onMade={onDeleted} />
               </td>
             </tr>
           ))}

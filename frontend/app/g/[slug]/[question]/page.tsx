@@ -16,6 +16,7 @@ import {
   questionDescription,
 } from "@/lib/answers/seo";
 import { bingePath, questionPath, type Question } from "@/lib/answers/types";
+import { UNINDEXED } from "@/lib/auth/viewer";
 import { getGuru } from "@/lib/gurus/api";
 import type { Guru } from "@/lib/gurus/types";
 
@@ -56,6 +57,8 @@ export async function generateMetadata(props: QuestionPageProps): Promise<Metada
       url,
       siteName: "OpenGuru",
     },
+    // A private guru's answers are for the people granted it: never in a search engine.
+    ...(guru.ok && guru.data.visibility === "private" ? { robots: UNINDEXED } : {}),
   };
 }
 
