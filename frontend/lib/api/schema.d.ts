@@ -1411,10 +1411,10 @@ export interface components {
         };
         AnalyticsExportRequest: {
             /** @default xlsx */
-            export_type: components["schemas"]["ExportTypeEnum"];
+            export_type?: components["schemas"]["ExportTypeEnum"];
             filters?: components["schemas"]["FiltersInputRequest"];
             /** @default today */
-            interval: components["schemas"]["IntervalEnum"];
+            interval?: components["schemas"]["IntervalEnum"];
         };
         AnalyticsOutput: {
             /**
@@ -1478,14 +1478,14 @@ export interface components {
         };
         AnswerInputRequest: {
             /** @default false */
-            fetch_existing: boolean;
+            fetch_existing?: boolean;
             question: string;
             /** Format: uuid */
             session_id?: string | null;
             /** @default true */
-            short_answer: boolean;
+            short_answer?: boolean;
             /** @default false */
-            stream: boolean;
+            stream?: boolean;
         };
         AnswerMeta: {
             /** @description A saved answer, replayed. */
@@ -1617,9 +1617,9 @@ export interface components {
              *     * `all` - all
              * @default mention
              */
-            mode: components["schemas"]["ChannelModeEnum"];
+            mode?: components["schemas"]["ChannelModeEnum"];
             /** @default  */
-            name: string;
+            name?: string;
         };
         /**
          * @description * `mention` - mention
@@ -1637,9 +1637,9 @@ export interface components {
              *     * `all` - all
              * @default mention
              */
-            mode: components["schemas"]["ChannelModeEnum"];
+            mode?: components["schemas"]["ChannelModeEnum"];
             /** @default  */
-            name: string;
+            name?: string;
         };
         ChatAssistantMessage: {
             content: string;
@@ -1760,7 +1760,7 @@ export interface components {
             /** @description Echoed back. */
             model?: string;
             /** @default false */
-            stream: boolean;
+            stream?: boolean;
         };
         /**
          * @description * `system` - system
@@ -2000,11 +2000,11 @@ export interface components {
         ExportTypeEnum: "xlsx" | "csv" | "json";
         FiltersInputRequest: {
             /** @default all */
-            out_of_context: components["schemas"]["ExportChannelEnum"];
+            out_of_context?: components["schemas"]["ExportChannelEnum"];
             /** @default all */
-            questions: components["schemas"]["ExportChannelEnum"];
+            questions?: components["schemas"]["ExportChannelEnum"];
             /** @default all */
-            referenced_sources: components["schemas"]["ReferencedSourcesEnum"];
+            referenced_sources?: components["schemas"]["ReferencedSourcesEnum"];
         };
         /**
          * @description * `stop` - stop
@@ -2017,7 +2017,7 @@ export interface components {
             question_slug: string;
             question_text?: string;
             /** @default true */
-            widget: boolean;
+            widget?: boolean;
         };
         Gap: {
             examples: string[];
@@ -2034,7 +2034,7 @@ export interface components {
              * @description One page of a source with many (a website page, `file.pdf#page=N`); a link without `#…` matches every section of that page. Empty: any page.
              * @default
              */
-            expected_link: string;
+            expected_link?: string;
             /** Format: int64 */
             expected_source_id: number;
             question: string;
@@ -2561,7 +2561,7 @@ export interface components {
         ReferencedSourcesEnum: "all" | "website" | "pdf" | "youtube" | "github_repo" | "text";
         SearchRequest: {
             /** @default 10 */
-            limit: number;
+            limit?: number;
             query: string;
         };
         SearchResults: {
@@ -2576,7 +2576,7 @@ export interface components {
             /** Format: uuid */
             session_id: string;
             /** @default  */
-            title: string;
+            title?: string;
         };
         SessionOutput: {
             /** Format: date-time */
@@ -2586,7 +2586,7 @@ export interface components {
             /** Format: uuid */
             session_id: string;
             /** @default  */
-            title: string;
+            title?: string;
         };
         SessionPage: {
             /** @description Items on all pages. */
@@ -2692,12 +2692,12 @@ export interface components {
         SourceListRequest: {
             content?: string;
             /** @default single */
-            crawl_mode: components["schemas"]["CrawlModeEnum"];
+            crawl_mode?: components["schemas"]["CrawlModeEnum"];
             options?: {
                 [key: string]: unknown;
             };
             /** @default false */
-            private: boolean;
+            private?: boolean;
             title?: string;
             type: components["schemas"]["SourceTypeEnum"];
             url?: string;
@@ -2706,7 +2706,7 @@ export interface components {
             /** Format: binary */
             file: string;
             /** @default false */
-            private: boolean;
+            private?: boolean;
             title?: string;
         };
         SourceOutput: {
@@ -2859,7 +2859,7 @@ export interface components {
             /** Format: uuid */
             binge_id?: string | null;
             /** @default false */
-            fetch_existing: boolean;
+            fetch_existing?: boolean;
             parent_slug?: (string | null) | string;
             question: string;
         };
