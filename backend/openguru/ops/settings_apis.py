@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.models import PlatformSettings
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.core.platform_settings import platform_settings_get, platform_settings_update
 from openguru.ops.deployment import deployment_providers
 from openguru.providers.llm.factory import get_llm
@@ -68,6 +68,7 @@ class SettingsApi(APIView):
                 *["widget_answer_max_length", "answer_cache_enabled", "updated_at"],
                 *["providers", "llm_model", "embedding_model", "answer_mode"],
             ]
+            extra_kwargs = always_present(fields)
 
     _EXAMPLE = {
         "rerank_threshold": 0.1,

@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.gurus.selectors import guru_get
 from openguru.integrations.models import WidgetId
 from openguru.integrations.widget.selectors import widget_id_list
@@ -19,6 +19,7 @@ class WidgetIdOutput(serializers.ModelSerializer):
     class Meta:
         model = WidgetId
         fields = ["id", "key", "domain_pattern", "created_at"]
+        extra_kwargs = always_present(fields)
 
 
 _WIDGET_ID = {
