@@ -1,10 +1,7 @@
+import type { Schemas } from "@/lib/api/types";
+
 /** A widget id (`WidgetIdOutput`): public, bound to the domains that may embed the widget. */
-export interface WidgetId {
-  id: number;
-  key: string;
-  domain_pattern: string;
-  created_at: string;
-}
+export type WidgetId = Schemas["WidgetIdOutput"];
 
 export type WidgetMode = "button" | "sidebar";
 export type WidgetTheme = "light" | "dark" | "auto";
