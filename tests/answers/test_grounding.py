@@ -4,7 +4,9 @@ on the question and its trust score lowered for claims the contexts do not back.
 
 import asyncio
 import json
+from pathlib import Path
 
+import jsonschema
 import pytest
 from celery import Celery
 from openguru.answers.engine.context import Context
@@ -23,6 +25,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 IN_SCOPE = "How do I create a virtual environment with venv?"
 OUT_OF_SCOPE = "Which Django middleware sets the CSRF cookie for templates?"
+
+
+SNAPSHOT = Path(__file__).parents[1] / "core" / "openapi_snapshot.json"
+
+
+def assert_documented(value: object, component: str) -> None:
+    """`value` is what the OpenAPI document says `component` is (the UI's types come from it)."""
+    components = json.loads(SNAPSHOT.read_text())["components"]
+    schema = {"$ref": f"#/components/schemas/{component}", "components": components}
+    jsonschema.Draft202012Validator(schema).validate(value)
 
 
 @pytest.fixture
@@ -109,6 +121,7 @@ def test_an_unsupported_sentence_lowers_the_stored_trust_score(
     page = anon_client.get(f"/api/gurus/python/questions/{question.slug}/").json()
     assert page["grounding"]["unsupported"] == 1 and page["trust_score"] == question.trust_score
     assert page["grounding"]["claims"] == grounding["claims"]
+    assert_documented(page["grounding"], "GroundingOutput")
     anon_client.credentials(HTTP_AUTHORIZATION="Bearer test-admin-token")
     trace = anon_client.get(f"/api/gurus/python/questions/{question.pk}/trace/").json()
     assert trace["grounding"] == grounding

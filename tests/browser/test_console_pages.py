@@ -1,7 +1,8 @@
 """The admin console's other pages in Chromium against the real backend: sign-in refusals in
 words, a guru's settings (an uploaded icon, nothing else overwritten), picking and deleting
 sources, a Discord bot checked against a loopback Discord, the platform settings, signing out.
-axe-core checks each page."""
+axe-core checks each page. The gurus page's layout is measured at three widths: each table cell
+under its header, a row's contents on one centre line, the navigation never over the page."""
 
 import io
 
@@ -256,3 +257,70 @@ def test_a_private_guru_and_a_scoped_key_from_the_console(console: Console, lion
     assert key.scope == "ask" and [g.slug for g in key.gurus.all()] == ["lions"]
     assert seen["raw"].startswith(key.prefix)
     assert view.a11y == {"scoped keys": []}
+
+
+# The boxes the layout test compares: each header cell and each body cell of the gurus table, the
+# side navigation, the page's main column, the table's scrolling frame and the viewport.
+MEASURE_GURUS_PAGE = """() => {
+  const rect = (r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width});
+  const box = (e) => rect(e.getBoundingClientRect());
+  // A cell and what it holds: the box of its contents shows where its text and images sit.
+  const cell = (e) => { const range = document.createRange(); range.selectNodeContents(e);
+    return {...box(e), content: rect(range.getBoundingClientRect())}; };
+  const table = document.querySelector("table[aria-label=Gurus]");
+  return {
+    heads: [...table.querySelectorAll("thead th")].map(cell),
+    rows: [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.cells].map(cell)),
+    nav: box(document.querySelector("nav[aria-label=Console]")),
+    main: box(document.querySelector("main")),
+    frame: box(table.parentElement),
+    viewport: document.documentElement.clientWidth,
+    overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  };
+}"""
+
+# A tablet just wider than the breakpoint (760px) where the navigation moves above the page.
+WIDTHS = {"desktop": (1280, 900), "tablet": (800, 1000), "phone": (390, 844)}
+
+
+def test_the_gurus_table_lines_up_and_the_sidebar_keeps_clear(console: Console, lions: Guru):  # noqa: F811
+    guru_make(slug="cheetahs", name="Cheetahs of the Serengeti and the Masai Mara plains")
+    view, origin = console.tab, console.origin
+
+    def measure() -> dict:
+        page = view.page
+        page.goto(f"{origin}/console")
+        sign_in(page, console.staff)
+        boxes = {}
+        for name, (width, height) in WIDTHS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.locator("tr[data-guru=cheetahs]").wait_for()
+            boxes[name] = page.evaluate(MEASURE_GURUS_PAGE)
+            view.shot(f"gurus-{name}")
+        return boxes
+
+    for name, seen in console.browser.run(measure).items():
+        heads, rows, nav, main = seen["heads"], seen["rows"], seen["nav"], seen["main"]
+        assert len(heads) == 4 and len(rows) == 2, (name, seen)
+        for row in rows:
+            assert len(row) == len(heads), (name, row)
+            for column, (cell, head) in enumerate(zip(row, heads, strict=True)):
+                where = f"{name}: column {column} starts at {cell['left']}, its header at {head['left']}"
+                assert abs(cell["left"] - head["left"]) <= 1, where
+                assert abs(cell["width"] - head["width"]) <= 1, where
+                # Text starts where its column's header text starts.
+                assert abs(cell["content"]["left"] - head["content"]["left"]) <= 1, where
+            # A row's cells share a centre line, whatever one of them holds (the avatar).
+            centres = [(c["content"]["top"] + c["content"]["bottom"]) / 2 for c in row]
+            assert max(centres) - min(centres) <= 2, f"{name}: a row's contents at {centres}"
+        # The navigation sits beside the page on wider screens and above it on a phone, never over it.
+        if name != "phone":
+            assert nav["right"] <= main["left"], (name, nav, main)
+        else:
+            assert nav["bottom"] <= main["top"], (name, nav, main)
+        # A table wider than a phone scrolls inside its frame; the page itself never does.
+        assert seen["frame"]["right"] <= seen["viewport"], (name, seen["frame"])
+        assert seen["overflow"] <= 0, (
+            f"{name}: the page is {seen['overflow']}px wider than the screen"
+        )
+    assert view.errors == []

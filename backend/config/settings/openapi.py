@@ -64,6 +64,7 @@ SPECTACULAR_SETTINGS = {
         "SourceTypeEnum": "openguru.sources.models.DataSource.Type",
         "V1SourceTypeEnum": "openguru.api_v1.gurubase.V1_SOURCE_TYPE_NAMES",
         "IntegrationTypeEnum": "openguru.integrations.models.Integration.Type",
+        "ChannelModeEnum": "openguru.integrations.bots.apis.CHANNEL_MODES",
         "SlackPayloadTypeEnum": ["url_verification", "event_callback"],
         "ExportChannelEnum": "openguru.answers.analytics.rows.CHANNEL_FILTERS",
         "AnswerModeEnum": "openguru.answers.engine.groundwork.ANSWER_MODES",

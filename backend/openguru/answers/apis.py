@@ -43,7 +43,7 @@ from openguru.core.client_address import client_ip
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.exception_handler import json_error
 from openguru.core.json_body import parse_json_body
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.core.openapi_stand_ins import documented_by
 from openguru.core.threads import run_blocking
 
@@ -149,18 +149,53 @@ QUESTION_EXAMPLE = {
 }
 
 
+class GroundingClaimOutput(serializers.Serializer):
+    text = serializers.CharField()
+    verdict = serializers.ChoiceField(choices=["supported", "partly", "unsupported", "unchecked"])
+    context_ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The contexts backing it, numbered from 1."
+    )
+
+
+class GroundingContextOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    link = serializers.CharField()
+
+
+class GroundingOutput(serializers.Serializer):
+    """`answers/quality/grounding.py` writes it; documented here, read back as stored."""
+
+    status = serializers.ChoiceField(choices=["checked", "unchecked", "skipped"])
+    reason = serializers.CharField(help_text='Why it is unchecked or skipped; "" when checked.')
+    claims = GroundingClaimOutput(many=True)
+    unsupported = serializers.IntegerField()
+    partly = serializers.IntegerField()
+    contexts = GroundingContextOutput(many=True)
+    model = serializers.CharField(help_text='The LLM that checked it; "" when skipped.')
+    content_digest = serializers.CharField(help_text="Which answer text it belongs to.")
+    trust_before = serializers.FloatField(
+        help_text="The trust score before unsupported claims lowered it."
+    )
+
+
+# Stored as JSON (shaped by the check, not by this serializer): documented, passed through.
+@extend_schema_field(GroundingOutput)
+class GroundingField(serializers.DictField):
+    """An answer's grounding check, or null."""
+
+
 class QuestionOutput(serializers.ModelSerializer):
     references = ReferencesField()
-    grounding = serializers.DictField(
+    grounding = GroundingField(
         allow_null=True,
-        help_text="The answer's claims checked against its sources after it was saved: status "
-        "(checked, unchecked, skipped), claims [{text, verdict (supported, partly, "
-        "unsupported), context_ids}], unsupported and partly counts, the numbered contexts, "
-        "and trust_before (the trust score before unsupported claims lowered it). Null until "
-        "checked, or when answers are made without an LLM.",
+        help_text="The answer's claims checked against its sources after it was saved. Null "
+        "until checked, or when answers are made without an LLM.",
     )
     binge_id = serializers.UUIDField(allow_null=True)
-    parent_slug = serializers.SlugField(source="parent.slug", allow_null=True, default=None)
+    parent_slug = serializers.SlugField(
+        source="parent.slug", allow_null=True, default=None, read_only=True
+    )
 
     class Meta:
         model = Question
@@ -169,6 +204,7 @@ class QuestionOutput(serializers.ModelSerializer):
             "trust_score", "extractive", "grounding", "binge_id", "parent_slug", "created_at",
             "updated_at",
         ]  # fmt: skip
+        extra_kwargs = always_present(fields)
 
 
 class QuestionChildOutput(serializers.Serializer):
@@ -192,6 +228,7 @@ class QuestionDetailOutput(QuestionOutput):
             *QuestionOutput.Meta.fields,
             *["stale", "upvotes", "downvotes", "children", "indexable"],
         ]
+        extra_kwargs = always_present(fields)
 
 
 class QuestionDetailApi(APIView):

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.core.ratelimit import api_key_rate_limit_check
 from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get
@@ -21,6 +21,7 @@ from openguru.sources.models import Crawl
 
 class CrawlOutput(serializers.ModelSerializer):
     start_time = serializers.DateTimeField(source="created_at")
+    discovered_urls = serializers.ListField(child=serializers.CharField(), read_only=True)
 
     class Meta:
         model = Crawl
@@ -28,6 +29,7 @@ class CrawlOutput(serializers.ModelSerializer):
             "id", "url", "status", "discovered_urls", "start_time", "end_time", "link_limit",
             "error",
         ]  # fmt: skip
+        extra_kwargs = always_present(fields)
 
 
 CRAWL_EXAMPLE = OpenApiExample(

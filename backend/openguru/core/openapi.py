@@ -98,6 +98,12 @@ def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.S
     return type(name, (serializers.Serializer,), fields)
 
 
+def always_present(fields: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """An output ModelSerializer's `extra_kwargs`: each of `fields` is in every answer, so the
+    schema lists it as required (a model default would make it look optional to clients)."""
+    return {name: {"required": True} for name in fields}
+
+
 class APIKeyScheme(OpenApiAuthenticationExtension):
     target_class = "openguru.integrations.apikeys.auth.APIKeyAuthentication"
     name = "ApiKey"

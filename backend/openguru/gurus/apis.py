@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.gurus.icons import CONTENT_TYPES, guru_icon_get, guru_icon_store
 from openguru.gurus.models import Guru, Visibility
 from openguru.gurus.permissions import MANAGE_GURU, READ_GURU
@@ -44,6 +44,7 @@ class GuruOutput(serializers.ModelSerializer):
             "embedding_dimension",
             "created_at",
         ]
+        extra_kwargs = always_present(fields)
 
 
 class GuruAdminOutput(GuruOutput):
@@ -65,6 +66,7 @@ class GuruAdminOutput(GuruOutput):
             "github_webhook_secret_set",
         ]
         read_only_fields = ["calibrated_trust_threshold"]
+        extra_kwargs = always_present(fields)
 
     def get_github_webhook_secret_set(self, guru: Guru) -> bool:
         return bool(guru.github_webhook_secret)

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.models import PlatformSettings
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.core.platform_settings import (
     EDITABLE_FIELDS,
     platform_settings_get,
@@ -65,6 +65,7 @@ class SettingsApi(APIView):
                 "embedding_model",
                 "answer_mode",
             ]
+            extra_kwargs = always_present(fields)
 
     _EXAMPLE = {
         "rerank_threshold": 0.1,

@@ -1,10 +1,10 @@
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.gurus.selectors import guru_get
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
@@ -17,7 +17,35 @@ from openguru.sources.services import (
 )
 
 
+class IndexStatsOutput(serializers.Serializer):
+    """`sources/indexing.py`'s IndexStats: a running source may not have every counter yet."""
+
+    pages_discovered = serializers.IntegerField(required=False)
+    pages_fetched = serializers.IntegerField(required=False)
+    pages_skipped = serializers.IntegerField(required=False)
+    pages_failed = serializers.IntegerField(required=False)
+    chunks_total = serializers.IntegerField(required=False, help_text="After this run.")
+    chunks_new = serializers.IntegerField(required=False, help_text="Written in this run.")
+    chunks_embedded = serializers.IntegerField(
+        required=False, help_text="Embedded in this run (the rest came from the cache)."
+    )
+    chunks_unchanged = serializers.IntegerField(required=False)
+    chunks_deleted = serializers.IntegerField(required=False)
+
+
+# Stored as JSON by the indexer: documented, passed through as stored.
+@extend_schema_field(IndexStatsOutput)
+class IndexStatsField(serializers.DictField):
+    """Indexing counters."""
+
+
 class SourceOutput(serializers.ModelSerializer):
+    options = serializers.DictField(
+        read_only=True, help_text="Crawl depth and limits, include and exclude patterns."
+    )
+    progress = IndexStatsField(read_only=True, help_text="While it runs; {} before.")
+    last_result = IndexStatsField(read_only=True, help_text="The last finished run; {} before.")
+
     class Meta:
         model = DataSource
         fields = [
@@ -37,6 +65,7 @@ class SourceOutput(serializers.ModelSerializer):
             "reindex_count",
             "created_at",
         ]
+        extra_kwargs = always_present(fields)
 
 
 SOURCE_EXAMPLE = OpenApiExample(

@@ -1,20 +1,20 @@
 import Link from "next/link";
 
-import { questionPath, type Question } from "@/lib/answers/types";
+import { questionPath, type Answer } from "@/lib/answers/types";
 
 import styles from "./lists.module.css";
 
 interface QuestionTreeProps {
   guruSlug: string;
   bingeId: string;
-  root: Question;
-  questions: Question[];
+  root: Answer;
+  questions: Answer[];
 }
 
 /** The session's questions as nested links: each follow-up under the answer it continues. */
 export function QuestionTree({ guruSlug, bingeId, root, questions }: QuestionTreeProps) {
   const known = new Set([root.slug, ...questions.map((q) => q.slug)]);
-  const children = new Map<string, Question[]>();
+  const children = new Map<string, Answer[]>();
   for (const question of questions) {
     if (question.slug === root.slug) continue;
     // A follow-up whose parent is not in this session hangs from the root, never disappears.
@@ -23,7 +23,7 @@ export function QuestionTree({ guruSlug, bingeId, root, questions }: QuestionTre
     children.set(parent, [...(children.get(parent) ?? []), question]);
   }
   const seen = new Set<string>();
-  function branch(question: Question, isRoot: boolean) {
+  function branch(question: Answer, isRoot: boolean) {
     seen.add(question.slug);
     const below = (children.get(question.slug) ?? []).filter((q) => !seen.has(q.slug));
     return (

@@ -1,4 +1,4 @@
-import { formatDate, groundingNote, trustPercent, type Question } from "@/lib/answers/types";
+import { formatDate, groundingNote, trustPercent, type Answer } from "@/lib/answers/types";
 import type { Guru } from "@/lib/gurus/types";
 import { renderMarkdown, splitTitle } from "@/lib/markdown/render";
 
@@ -8,7 +8,7 @@ import { VoteBox } from "./VoteBox";
 import styles from "./answers.module.css";
 
 /** The saved answer as HTML in the server's response (see lib/markdown/render.ts). */
-export function StoredAnswer(props: { guru: Guru; question: Question; heading?: boolean }) {
+export function StoredAnswer(props: { guru: Guru; question: Answer; heading?: boolean }) {
   const { guru, question, heading = false } = props;
   const { title, body } = splitTitle(question.content);
   const note = groundingNote(question.grounding);

@@ -3,7 +3,7 @@
 import { useApi } from "@/lib/console/hooks";
 
 import { analyticsPath, gapsPath, refusalsPath } from "./api";
-import type { Analytics, GapCluster, Interval, RefusalPage } from "./types";
+import type { Analytics, Gaps, Interval, RefusalPage } from "./types";
 
 export function useAnalytics(slug: string, interval: Interval) {
   return useApi<Analytics>(analyticsPath(slug, interval), { keepPreviousData: true });
@@ -14,5 +14,5 @@ export function useRefusals(slug: string, interval: Interval, page: number) {
 }
 
 export function useGaps(slug: string, interval: Interval) {
-  return useApi<{ clusters: GapCluster[] }>(gapsPath(slug, interval));
+  return useApi<Gaps>(gapsPath(slug, interval));
 }

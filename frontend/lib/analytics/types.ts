@@ -1,4 +1,8 @@
+import type { Schemas } from "@/lib/api/types";
+
 /** `GET /api/gurus/<slug>/analytics/…` and the export (the console contract's shapes). */
+export type Interval = Schemas["IntervalEnum"];
+
 export const INTERVALS = [
   { value: "today", label: "Today" },
   { value: "yesterday", label: "Yesterday" },
@@ -7,12 +11,19 @@ export const INTERVALS = [
   { value: "3m", label: "3 months" },
   { value: "6m", label: "6 months" },
   { value: "12m", label: "12 months" },
-] as const;
+] as const satisfies readonly { value: Interval; label: string }[];
 
-export type Interval = (typeof INTERVALS)[number]["value"];
+/** A day's questions, per channel (each channel a key of `DayCounts`). */
+export type DayCounts = Schemas["DayCounts"];
+export type Channel = Exclude<keyof DayCounts, "date" | "total">;
 
-export const CHANNELS = ["ui", "api", "widget", "slack", "discord"] as const;
-export type Channel = (typeof CHANNELS)[number];
+export const CHANNELS = [
+  "ui",
+  "api",
+  "widget",
+  "slack",
+  "discord",
+] as const satisfies readonly Channel[];
 
 export const CHANNEL_LABELS: Record<Channel, string> = {
   ui: "Web",
@@ -22,63 +33,17 @@ export const CHANNEL_LABELS: Record<Channel, string> = {
   discord: "Discord",
 };
 
-export type DayCounts = { date: string; total: number } & Record<Channel, number>;
+export type TrustBucket = Schemas["Bucket"];
+export type TopSource = Schemas["CitedSource"];
+export type VotesDay = Schemas["DayVotes"];
+export type Totals = Schemas["Totals"];
+export type Analytics = Schemas["AnalyticsOutput"];
 
-export interface TrustBucket {
-  start: number;
-  end: number;
-  count: number;
-}
+/** A question the guru declined, or answered with little trust. */
+export type Refusal = Schemas["WeakQuestion"];
+export type RefusalPage = Schemas["WeakQuestionPage"];
 
-export interface TopSource {
-  title: string;
-  url: string;
-  citations: number;
-}
+export type GapCluster = Schemas["Gap"];
+export type Gaps = Schemas["GapsOutput"];
 
-export interface VotesDay {
-  date: string;
-  up: number;
-  down: number;
-}
-
-export interface Totals {
-  questions: number;
-  refused: number;
-  out_of_context: number;
-  low_trust: number;
-  upvotes: number;
-  downvotes: number;
-}
-
-export interface Analytics {
-  interval: Interval;
-  start: string;
-  end: string;
-  totals: Totals;
-  questions_per_day: DayCounts[];
-  trust_histogram: TrustBucket[];
-  top_sources: TopSource[];
-  votes_per_day: VotesDay[];
-}
-
-export interface Refusal {
-  question: string;
-  asked_at: string;
-  channel: string;
-  reason: "refused" | "out_of_context" | "low_trust";
-  trust_score: number | null;
-}
-
-export interface RefusalPage {
-  count: number;
-  results: Refusal[];
-}
-
-export interface GapCluster {
-  label: string;
-  size: number;
-  examples: string[];
-}
-
-export type ExportType = "csv" | "json" | "xlsx";
+export type ExportType = Schemas["ExportTypeEnum"];

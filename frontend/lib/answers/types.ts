@@ -1,74 +1,38 @@
-import type { SourceTotals } from "@/lib/api/types";
+import type { Schemas } from "@/lib/api/types";
 import { isRecord, stringOr } from "@/lib/json";
 
 /** A source an answer cites; `icon` is the source's kind (web, pdf, youtube, github, text, faq). */
-export interface Reference {
-  title: string;
-  link: string;
-  icon: string;
-}
+export type Reference = Schemas["Reference"];
 
 /** A question as the guru page lists it. */
-export interface QuestionSummary {
-  slug: string;
-  question: string;
-  description: string;
-  trust_score: number;
-  date_updated: string;
-}
+export type QuestionSummary = Schemas["SiteQuestion"];
 
-export interface GuruOverview {
-  example_questions: string[];
-  recent: QuestionSummary[];
-  popular: QuestionSummary[];
-  sources: SourceTotals;
-}
+export type GuruOverview = Schemas["GuruOverview"];
 
 /** An answer's claims checked against its sources after it was saved (null: not checked). */
-export interface Grounding {
-  status: "checked" | "unchecked" | "skipped";
-  unsupported: number;
-  partly: number;
-}
+export type Grounding = Schemas["GroundingOutput"];
 
-/** `GET /api/gurus/<slug>/questions/<qslug>/`: a saved answer. */
-export interface Question {
-  slug: string;
-  question: string;
-  user_question: string;
-  content: string;
-  description: string;
-  references: Reference[];
-  trust_score: number;
-  grounding: Grounding | null;
-  binge_id: string | null;
-  parent_slug: string | null;
-  created_at: string;
-  updated_at: string;
-  stale: boolean;
-  upvotes: number;
-  downvotes: number;
-  children: { slug: string; question: string }[];
-}
+/** A saved answer, as a conversation lists it. */
+export type Answer = Schemas["QuestionOutput"];
 
-export interface Binge {
-  binge_id: string;
-  root: Question | null;
-  questions: Question[];
-}
+/** `GET /api/gurus/<slug>/questions/<qslug>/`: a saved answer with its votes and follow-ups. */
+export type Question = Schemas["QuestionDetailOutput"];
 
-export interface SitemapEntry {
-  guru_slug: string;
-  slug: string;
-  date_updated: string;
-}
+export type Binge = Schemas["BingeDetail"];
 
-const num = (value: unknown, fallback = 0): number =>
-  typeof value === "number" && Number.isFinite(value) ? value : fallback;
+export type SitemapEntry = Schemas["SitemapQuestions"];
 
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+// The guards below keep a page from rendering half an object when a proxy or an older server
+// answers with something else; Django's serializers define the shapes.
 
+const isNumber = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value);
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === "string");
+const hasStrings = (value: Record<string, unknown>, keys: readonly string[]): boolean =>
+  keys.every((key) => typeof value[key] === "string");
+
+/** Drops references that are not {title, link, icon} strings (a stream may carry any JSON). */
 export function parseReferences(value: unknown): Reference[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isRecord).map((r) => ({
@@ -78,71 +42,72 @@ export function parseReferences(value: unknown): Reference[] {
   }));
 }
 
-function parseSummary(value: unknown): QuestionSummary | null {
-  if (!isRecord(value) || typeof value.slug !== "string") return null;
-  return {
-    slug: value.slug,
-    question: stringOr(value.question, value.slug),
-    description: stringOr(value.description, ""),
-    trust_score: num(value.trust_score),
-    date_updated: stringOr(value.date_updated, ""),
-  };
+function isSummary(value: unknown): value is QuestionSummary {
+  return (
+    isRecord(value) &&
+    hasStrings(value, ["slug", "question", "description", "date_updated"]) &&
+    isNumber(value.trust_score)
+  );
 }
 
-function summaries(value: unknown): QuestionSummary[] {
-  if (!Array.isArray(value)) return [];
-  return value.map(parseSummary).filter((q): q is QuestionSummary => q !== null);
+function isSourceTotals(value: unknown): value is GuruOverview["sources"] {
+  return (
+    isRecord(value) &&
+    isNumber(value.total) &&
+    Array.isArray(value.by_type) &&
+    value.by_type.every((t) => isRecord(t) && typeof t.type === "string" && isNumber(t.count)) &&
+    Array.isArray(value.titles) &&
+    value.titles.every((t) => isRecord(t) && hasStrings(t, ["title", "type"]))
+  );
 }
 
 export function parseOverview(value: unknown): GuruOverview | null {
-  if (!isRecord(value)) return null;
-  const sources = isRecord(value.sources) ? value.sources : {};
-  const byType = Array.isArray(sources.by_type) ? sources.by_type.filter(isRecord) : [];
-  return {
-    example_questions: strings(value.example_questions),
-    recent: summaries(value.recent),
-    popular: summaries(value.popular),
-    sources: {
-      total: num(sources.total),
-      by_type: byType.map((t) => ({ type: stringOr(t.type, "other"), count: num(t.count) })),
-      titles: (Array.isArray(sources.titles) ? sources.titles.filter(isRecord) : []).map((t) => ({
-        title: stringOr(t.title, ""),
-        type: stringOr(t.type, ""),
-      })),
-    },
-  };
+  if (!isRecord(value) || !isStrings(value.example_questions)) return null;
+  const { recent, popular, sources } = value;
+  if (!Array.isArray(recent) || !recent.every(isSummary)) return null;
+  if (!Array.isArray(popular) || !popular.every(isSummary)) return null;
+  if (!isSourceTotals(sources) || typeof value.indexable !== "boolean") return null;
+  const { example_questions, indexable } = value;
+  return { example_questions, indexable, recent, popular, sources };
+}
+
+function isGrounding(value: unknown): value is Grounding {
+  return (
+    isRecord(value) &&
+    (value.status === "checked" || value.status === "unchecked" || value.status === "skipped") &&
+    isNumber(value.unsupported) &&
+    isNumber(value.partly)
+  );
+}
+
+function isAnswer(value: unknown): value is Answer & Record<string, unknown> {
+  return (
+    isRecord(value) &&
+    hasStrings(value, ["slug", "question", "user_question", "content", "description"]) &&
+    hasStrings(value, ["created_at", "updated_at"]) &&
+    isNumber(value.trust_score) &&
+    Array.isArray(value.references) &&
+    value.references.every((r) => isRecord(r) && hasStrings(r, ["title", "link", "icon"])) &&
+    (value.grounding === null || isGrounding(value.grounding)) &&
+    (value.binge_id === null || typeof value.binge_id === "string") &&
+    (value.parent_slug === null || typeof value.parent_slug === "string")
+  );
+}
+
+function isDetail(value: Answer & Record<string, unknown>): value is Question {
+  const { children } = value;
+  return (
+    Array.isArray(children) &&
+    children.every((c) => isRecord(c) && hasStrings(c, ["slug", "question"])) &&
+    isNumber(value.upvotes) &&
+    isNumber(value.downvotes) &&
+    typeof value.stale === "boolean" &&
+    typeof value.indexable === "boolean"
+  );
 }
 
 export function parseQuestion(value: unknown): Question | null {
-  if (!isRecord(value) || typeof value.slug !== "string") return null;
-  const children = Array.isArray(value.children) ? value.children.filter(isRecord) : [];
-  return {
-    slug: value.slug,
-    question: stringOr(value.question, ""),
-    user_question: stringOr(value.user_question, ""),
-    content: stringOr(value.content, ""),
-    description: stringOr(value.description, ""),
-    references: parseReferences(value.references),
-    trust_score: num(value.trust_score),
-    grounding: parseGrounding(value.grounding),
-    binge_id: typeof value.binge_id === "string" ? value.binge_id : null,
-    parent_slug: typeof value.parent_slug === "string" ? value.parent_slug : null,
-    created_at: stringOr(value.created_at, ""),
-    updated_at: stringOr(value.updated_at, ""),
-    stale: value.stale === true,
-    upvotes: num(value.upvotes),
-    downvotes: num(value.downvotes),
-    children: children
-      .filter((c) => typeof c.slug === "string")
-      .map((c) => ({ slug: String(c.slug), question: stringOr(c.question, String(c.slug)) })),
-  };
-}
-
-function parseGrounding(value: unknown): Grounding | null {
-  if (!isRecord(value)) return null;
-  const status = value.status;
-  if (status !== "checked" && status !== "unchecked" && status !== "skipped") return null;
-  return { status, unsupported: num(value.unsupported), partly: num(value.partly) };
+  return isAnswer(value) && isDetail(value) ? value : null;
 }
 
 /** What a reader is told about a checked answer's claims, or null when all were found. */
@@ -156,28 +121,23 @@ export function groundingNote(grounding: Grounding | null): string | null {
 
 export function parseBinge(value: unknown): Binge | null {
   if (!isRecord(value) || typeof value.binge_id !== "string") return null;
-  const questions = Array.isArray(value.questions) ? value.questions.map(parseQuestion) : [];
-  return {
-    binge_id: value.binge_id,
-    root: parseQuestion(value.root),
-    questions: questions.filter((q): q is Question => q !== null),
-  };
+  const { root, questions } = value;
+  if (!(root === null || isAnswer(root))) return null;
+  if (!Array.isArray(questions) || !questions.every(isAnswer)) return null;
+  return { binge_id: value.binge_id, root, questions };
 }
 
 export function parseStrings(value: unknown): string[] | null {
-  return Array.isArray(value) ? strings(value) : null;
+  return isStrings(value) ? value : null;
 }
 
+function isSitemapEntry(value: unknown): value is SitemapEntry {
+  return isRecord(value) && hasStrings(value, ["guru_slug", "slug", "date_updated"]);
+}
+
+/** The entries that make a URL; any other is left out of the sitemap, not the whole of it. */
 export function parseSitemap(value: unknown): SitemapEntry[] | null {
-  if (!Array.isArray(value)) return null;
-  return value
-    .filter(isRecord)
-    .filter((e) => typeof e.guru_slug === "string" && typeof e.slug === "string")
-    .map((e) => ({
-      guru_slug: String(e.guru_slug),
-      slug: String(e.slug),
-      date_updated: stringOr(e.date_updated, ""),
-    }));
+  return Array.isArray(value) ? value.filter(isSitemapEntry) : null;
 }
 
 /** Where a question lives on the site; a binge's questions carry the binge in the query. */

@@ -1510,7 +1510,7 @@ export interface components {
              *     * `manage` - Manage: ask, and change the gurus' sources
              * @default
              */
-            scope: components["schemas"]["ScopeEnum"] | components["schemas"]["BlankEnum"];
+            scope?: components["schemas"]["ScopeEnum"] | components["schemas"]["BlankEnum"];
         };
         APIKeyOutput: {
             /** Format: date-time */
@@ -1533,10 +1533,10 @@ export interface components {
         };
         AnalyticsExportRequest: {
             /** @default xlsx */
-            export_type: components["schemas"]["ExportTypeEnum"];
+            export_type?: components["schemas"]["ExportTypeEnum"];
             filters?: components["schemas"]["FiltersInputRequest"];
             /** @default today */
-            interval: components["schemas"]["IntervalEnum"];
+            interval?: components["schemas"]["IntervalEnum"];
         };
         AnalyticsOutput: {
             /**
@@ -1600,14 +1600,14 @@ export interface components {
         };
         AnswerInputRequest: {
             /** @default false */
-            fetch_existing: boolean;
+            fetch_existing?: boolean;
             question: string;
             /** Format: uuid */
             session_id?: string | null;
             /** @default true */
-            short_answer: boolean;
+            short_answer?: boolean;
             /** @default false */
-            stream: boolean;
+            stream?: boolean;
         };
         AnswerMeta: {
             /** @description A saved answer, replayed. */
@@ -1729,26 +1729,20 @@ export interface components {
             /** Format: double */
             start: number;
         };
-        Channel: {
-            /** @description Slack channel id, Discord channel id. */
-            id: string;
-            /**
-             * @description mention: answer when the bot is mentioned; all: answer every message.
-             *
-             *     * `mention` - mention
-             *     * `all` - all
-             * @default mention
-             */
-            mode: components["schemas"]["ChannelModeEnum"];
-            /** @default  */
-            name: string;
-        };
         /**
          * @description * `mention` - mention
          *     * `all` - all
          * @enum {string}
          */
         ChannelModeEnum: "mention" | "all";
+        /** @description A channel as stored: the input's defaults filled in. */
+        ChannelOutput: {
+            readonly id: string;
+            /** @default mention */
+            readonly mode: components["schemas"]["ChannelModeEnum"];
+            /** @default  */
+            readonly name: string;
+        };
         ChannelRequest: {
             /** @description Slack channel id, Discord channel id. */
             id: string;
@@ -1759,9 +1753,9 @@ export interface components {
              *     * `all` - all
              * @default mention
              */
-            mode: components["schemas"]["ChannelModeEnum"];
+            mode?: components["schemas"]["ChannelModeEnum"];
             /** @default  */
-            name: string;
+            name?: string;
         };
         ChatAssistantMessage: {
             content: string;
@@ -1886,7 +1880,7 @@ export interface components {
             /** @description Echoed back. */
             model?: string;
             /** @default false */
-            stream: boolean;
+            stream?: boolean;
         };
         /**
          * @description * `system` - system
@@ -1956,16 +1950,16 @@ export interface components {
          */
         CrawlModeEnum: "single" | "crawl" | "sitemap";
         CrawlOutput: {
-            discovered_urls?: unknown;
+            readonly discovered_urls: string[];
             /** Format: date-time */
-            end_time?: string | null;
-            error?: string;
+            end_time: string | null;
+            error: string;
             readonly id: number;
             /** Format: int64 */
             link_limit: number;
             /** Format: date-time */
             start_time: string;
-            status?: components["schemas"]["CrawlOutputStatusEnum"];
+            status: components["schemas"]["CrawlOutputStatusEnum"];
             url: string;
         };
         /**
@@ -2134,11 +2128,11 @@ export interface components {
         ExportTypeEnum: "xlsx" | "csv" | "json";
         FiltersInputRequest: {
             /** @default all */
-            out_of_context: components["schemas"]["ExportChannelEnum"];
+            out_of_context?: components["schemas"]["ExportChannelEnum"];
             /** @default all */
-            questions: components["schemas"]["ExportChannelEnum"];
+            questions?: components["schemas"]["ExportChannelEnum"];
             /** @default all */
-            referenced_sources: components["schemas"]["ReferencedSourcesEnum"];
+            referenced_sources?: components["schemas"]["ReferencedSourcesEnum"];
         };
         /**
          * @description * `stop` - stop
@@ -2151,7 +2145,7 @@ export interface components {
             question_slug: string;
             question_text?: string;
             /** @default true */
-            widget: boolean;
+            widget?: boolean;
         };
         Gap: {
             examples: string[];
@@ -2168,7 +2162,7 @@ export interface components {
              * @description One page of a source with many (a website page, `file.pdf#page=N`); a link without `#…` matches every section of that page. Empty: any page.
              * @default
              */
-            expected_link: string;
+            expected_link?: string;
             /** Format: int64 */
             expected_source_id: number;
             question: string;
@@ -2219,33 +2213,70 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["GoldenRunOutput"][];
         };
+        GroundingClaimOutput: {
+            /** @description The contexts backing it, numbered from 1. */
+            context_ids: number[];
+            text: string;
+            verdict: components["schemas"]["VerdictEnum"];
+        };
+        GroundingContextOutput: {
+            id: number;
+            link: string;
+            title: string;
+        };
+        /** @description `answers/quality/grounding.py` writes it; documented here, read back as stored. */
+        GroundingOutput: {
+            claims: components["schemas"]["GroundingClaimOutput"][];
+            /** @description Which answer text it belongs to. */
+            content_digest: string;
+            contexts: components["schemas"]["GroundingContextOutput"][];
+            /** @description The LLM that checked it; "" when skipped. */
+            model: string;
+            partly: number;
+            /** @description Why it is unchecked or skipped; "" when checked. */
+            reason: string;
+            status: components["schemas"]["GroundingOutputStatusEnum"];
+            /**
+             * Format: double
+             * @description The trust score before unsupported claims lowered it.
+             */
+            trust_before: number;
+            unsupported: number;
+        };
+        /**
+         * @description * `checked` - checked
+         *     * `unchecked` - unchecked
+         *     * `skipped` - skipped
+         * @enum {string}
+         */
+        GroundingOutputStatusEnum: "checked" | "unchecked" | "skipped";
         /** @description What an admin reads: also the settings only the console edits. */
         GuruAdminOutput: {
-            active?: boolean;
+            active: boolean;
             /** Format: int64 */
-            anonymous_asks_per_day?: number | null;
+            anonymous_asks_per_day: number | null;
             /** Format: int64 */
-            anonymous_asks_per_hour?: number | null;
-            answer_mode?: components["schemas"]["AnswerModeEnum"] | components["schemas"]["BlankEnum"];
-            base_color?: string;
+            anonymous_asks_per_hour: number | null;
+            answer_mode: components["schemas"]["AnswerModeEnum"] | components["schemas"]["BlankEnum"];
+            base_color: string;
             /** Format: double */
             readonly calibrated_trust_threshold: number | null;
             /** Format: date-time */
             readonly created_at: string;
-            custom_instruction?: string;
-            domain_knowledge?: string;
+            custom_instruction: string;
+            domain_knowledge: string;
             /** Format: int64 */
             embedding_dimension: number;
             embedding_model: string;
             /** @description Whether a GitHub webhook secret is set (the secret itself is never returned). */
             readonly github_webhook_secret_set: boolean;
-            icon_url?: string;
-            light_color?: string;
+            icon_url: string;
+            light_color: string;
             name: string;
             slug: string;
             /** Format: double */
-            trust_threshold?: number | null;
-            visibility?: components["schemas"]["VisibilityEnum"];
+            trust_threshold: number | null;
+            visibility: components["schemas"]["VisibilityEnum"];
         };
         GuruIcon: {
             /** Format: uri */
@@ -2283,19 +2314,19 @@ export interface components {
             trust_threshold?: number | null;
         };
         GuruOutput: {
-            active?: boolean;
-            base_color?: string;
+            active: boolean;
+            base_color: string;
             /** Format: date-time */
             readonly created_at: string;
-            domain_knowledge?: string;
+            domain_knowledge: string;
             /** Format: int64 */
             embedding_dimension: number;
             embedding_model: string;
-            icon_url?: string;
-            light_color?: string;
+            icon_url: string;
+            light_color: string;
             name: string;
             slug: string;
-            visibility?: components["schemas"]["VisibilityEnum"];
+            visibility: components["schemas"]["VisibilityEnum"];
         };
         GuruOverview: {
             /** @description Up to 6 questions to offer a visitor. */
@@ -2341,6 +2372,21 @@ export interface components {
             ids: number[];
             msg: string;
         };
+        /** @description `sources/indexing.py`'s IndexStats: a running source may not have every counter yet. */
+        IndexStatsOutput: {
+            chunks_deleted?: number;
+            /** @description Embedded in this run (the rest came from the cache). */
+            chunks_embedded?: number;
+            /** @description Written in this run. */
+            chunks_new?: number;
+            /** @description After this run. */
+            chunks_total?: number;
+            chunks_unchanged?: number;
+            pages_discovered?: number;
+            pages_failed?: number;
+            pages_fetched?: number;
+            pages_skipped?: number;
+        };
         IntegrationListRequest: {
             /** @description Stored encrypted; never returned. */
             bot_token: string;
@@ -2355,16 +2401,16 @@ export interface components {
         };
         IntegrationOutput: {
             readonly api_key_prefix: string | null;
-            channels: components["schemas"]["Channel"][];
+            readonly channels: components["schemas"]["ChannelOutput"][];
             /** Format: date-time */
             readonly created_at: string;
-            dms_enabled?: boolean;
+            dms_enabled: boolean;
             external_id: string;
             readonly has_signing_secret: boolean;
             readonly has_token: boolean;
             readonly id: number;
             type: components["schemas"]["IntegrationTypeEnum"];
-            workspace_name?: string;
+            workspace_name: string;
         };
         IntegrationTest: {
             /** @description What worked, or what to fix. */
@@ -2627,25 +2673,23 @@ export interface components {
             /** Format: uuid */
             binge_id: string | null;
             children: components["schemas"]["QuestionChildOutput"][];
-            content?: string;
+            content: string;
             /** Format: date-time */
             readonly created_at: string;
-            description?: string;
+            description: string;
             downvotes: number;
-            extractive?: boolean;
-            /** @description The answer's claims checked against its sources after it was saved: status (checked, unchecked, skipped), claims [{text, verdict (supported, partly, unsupported), context_ids}], unsupported and partly counts, the numbered contexts, and trust_before (the trust score before unsupported claims lowered it). Null until checked, or when answers are made without an LLM. */
-            grounding: {
-                [key: string]: unknown;
-            } | null;
+            extractive: boolean;
+            /** @description The answer's claims checked against its sources after it was saved. Null until checked, or when answers are made without an LLM. */
+            grounding: components["schemas"]["GroundingOutput"] | null;
             /** @description False for a private guru's answer: its page carries noindex. */
             indexable: boolean;
-            parent_slug?: string | null;
+            readonly parent_slug: string | null;
             question: string;
             references: components["schemas"]["Reference"][];
             slug: string;
-            stale?: boolean;
+            stale: boolean;
             /** Format: double */
-            trust_score?: number;
+            trust_score: number;
             /** Format: date-time */
             readonly updated_at: string;
             upvotes: number;
@@ -2654,21 +2698,19 @@ export interface components {
         QuestionOutput: {
             /** Format: uuid */
             binge_id: string | null;
-            content?: string;
+            content: string;
             /** Format: date-time */
             readonly created_at: string;
-            description?: string;
-            extractive?: boolean;
-            /** @description The answer's claims checked against its sources after it was saved: status (checked, unchecked, skipped), claims [{text, verdict (supported, partly, unsupported), context_ids}], unsupported and partly counts, the numbered contexts, and trust_before (the trust score before unsupported claims lowered it). Null until checked, or when answers are made without an LLM. */
-            grounding: {
-                [key: string]: unknown;
-            } | null;
-            parent_slug?: string | null;
+            description: string;
+            extractive: boolean;
+            /** @description The answer's claims checked against its sources after it was saved. Null until checked, or when answers are made without an LLM. */
+            grounding: components["schemas"]["GroundingOutput"] | null;
+            readonly parent_slug: string | null;
             question: string;
             references: components["schemas"]["Reference"][];
             slug: string;
             /** Format: double */
-            trust_score?: number;
+            trust_score: number;
             /** Format: date-time */
             readonly updated_at: string;
             user_question: string;
@@ -2728,7 +2770,7 @@ export interface components {
         ScopeEnum: "ask" | "manage";
         SearchRequest: {
             /** @default 10 */
-            limit: number;
+            limit?: number;
             query: string;
         };
         SearchResults: {
@@ -2743,7 +2785,7 @@ export interface components {
             /** Format: uuid */
             session_id: string;
             /** @default  */
-            title: string;
+            title?: string;
         };
         SessionOutput: {
             /** Format: date-time */
@@ -2753,7 +2795,7 @@ export interface components {
             /** Format: uuid */
             session_id: string;
             /** @default  */
-            title: string;
+            title?: string;
         };
         SessionPage: {
             /** @description Items on all pages. */
@@ -2765,27 +2807,27 @@ export interface components {
             results: components["schemas"]["SessionOutput"][];
         };
         SettingsReadOnly: {
-            answer_cache_enabled?: boolean;
+            answer_cache_enabled: boolean;
             /** @description "default" or "fast". */
             readonly answer_mode: string;
             readonly embedding_model: string;
             /** @description "" without an LLM. */
             readonly llm_model: string;
             /** Format: double */
-            low_trust_threshold?: number;
+            low_trust_threshold: number;
             readonly providers: components["schemas"]["ProvidersOutput"];
             /** Format: double */
-            rerank_threshold?: number;
+            rerank_threshold: number;
             /** Format: double */
-            similar_question_threshold?: number;
+            similar_question_threshold: number;
             /** Format: double */
-            trust_score_margin?: number;
+            trust_score_margin: number;
             /** Format: double */
-            trust_score_threshold?: number;
+            trust_score_threshold: number;
             /** Format: date-time */
             readonly updated_at: string;
             /** Format: int64 */
-            widget_answer_max_length?: number;
+            widget_answer_max_length: number;
         };
         SignInMethods: {
             /** @description false: PASSWORD_SIGN_IN is off. */
@@ -2869,12 +2911,12 @@ export interface components {
         SourceListRequest: {
             content?: string;
             /** @default single */
-            crawl_mode: components["schemas"]["CrawlModeEnum"];
+            crawl_mode?: components["schemas"]["CrawlModeEnum"];
             options?: {
                 [key: string]: unknown;
             };
             /** @default false */
-            private: boolean;
+            private?: boolean;
             title?: string;
             type: components["schemas"]["SourceTypeEnum"];
             url?: string;
@@ -2883,29 +2925,34 @@ export interface components {
             /** Format: binary */
             file: string;
             /** @default false */
-            private: boolean;
+            private?: boolean;
             title?: string;
         };
         SourceOutput: {
             /** Format: int64 */
-            chunk_count?: number;
-            crawl_mode?: components["schemas"]["CrawlModeEnum"];
+            chunk_count: number;
+            crawl_mode: components["schemas"]["CrawlModeEnum"];
             /** Format: date-time */
             readonly created_at: string;
             readonly id: number;
             /** Format: date-time */
-            last_indexed_at?: string | null;
-            last_result?: unknown;
-            options?: unknown;
-            private?: boolean;
-            progress?: unknown;
+            last_indexed_at: string | null;
+            /** @description The last finished run; {} before. */
+            readonly last_result: components["schemas"]["IndexStatsOutput"];
+            /** @description Crawl depth and limits, include and exclude patterns. */
+            readonly options: {
+                [key: string]: unknown;
+            };
+            private: boolean;
+            /** @description While it runs; {} before. */
+            readonly progress: components["schemas"]["IndexStatsOutput"];
             /** Format: int64 */
-            reindex_count?: number;
-            status?: components["schemas"]["SourceOutputStatusEnum"];
-            title?: string;
+            reindex_count: number;
+            status: components["schemas"]["SourceOutputStatusEnum"];
+            title: string;
             type: components["schemas"]["SourceTypeEnum"];
             url: string;
-            user_error?: string;
+            user_error: string;
         };
         /**
          * @description * `NOT_PROCESSED` - Not Processed
@@ -2996,6 +3043,14 @@ export interface components {
          */
         V1SourceTypeEnum: "CSV" | "DOCX" | "EPUB" | "FAQ" | "GITHUB_REPO" | "HTML" | "MARKDOWN" | "PDF" | "PPTX" | "TEXT" | "WEBSITE" | "XLSX" | "YOUTUBE";
         /**
+         * @description * `supported` - supported
+         *     * `partly` - partly
+         *     * `unsupported` - unsupported
+         *     * `unchecked` - unchecked
+         * @enum {string}
+         */
+        VerdictEnum: "supported" | "partly" | "unsupported" | "unchecked";
+        /**
          * @description * `public` - Public
          *     * `private` - Private
          * @enum {string}
@@ -3045,7 +3100,7 @@ export interface components {
             /** Format: uuid */
             binge_id?: string | null;
             /** @default false */
-            fetch_existing: boolean;
+            fetch_existing?: boolean;
             parent_slug?: (string | null) | string;
             question: string;
         };
@@ -3080,7 +3135,7 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
             /** @description The sites that may embed the widget: "https://docs.example.com" (that scheme, host and port), "docs.example.com", "*.example.com" (sub-domains), "http://localhost:*" (any port), or "*" for any site. Empty: no site. */
-            domain_pattern?: string;
+            domain_pattern: string;
             readonly id: number;
             /** @description Put it in the page: the widget's data-widget-id. */
             key: string;

@@ -1,41 +1,30 @@
-import { isRecord, stringOr } from "@/lib/json";
+import type { Schemas } from "@/lib/api/types";
+import { isRecord } from "@/lib/json";
 
 /** A guru as `GET /api/gurus/` returns it (Django's GuruOutput serializer). */
-export interface Guru {
-  slug: string;
-  name: string;
-  domain_knowledge: string;
-  icon_url: string;
-  base_color: string;
-  light_color: string;
-  active: boolean;
-  /** "private": only admins and the people granted it see it; its pages are not indexed. */
-  visibility: Visibility;
-  embedding_model: string;
-  embedding_dimension: number;
-  created_at: string;
-}
+export type Guru = Schemas["GuruOutput"];
 
-export type Visibility = "public" | "private";
+/** "private": only admins and the people granted it see it; its pages are not indexed. */
+export type Visibility = Guru["visibility"];
 
+const STRINGS = [
+  "slug",
+  "name",
+  "domain_knowledge",
+  "icon_url",
+  "base_color",
+  "light_color",
+  "embedding_model",
+  "created_at",
+] as const;
+
+/** Whether an answer is a guru; a page shows an error rather than half a guru. */
 export function parseGuru(value: unknown): Guru | null {
-  if (!isRecord(value) || typeof value.slug !== "string" || typeof value.name !== "string") {
+  if (!isRecord(value) || !STRINGS.every((key) => typeof value[key] === "string")) return null;
+  if (typeof value.active !== "boolean" || typeof value.embedding_dimension !== "number") {
     return null;
   }
-  return {
-    slug: value.slug,
-    name: value.name,
-    domain_knowledge: stringOr(value.domain_knowledge, ""),
-    icon_url: stringOr(value.icon_url, ""),
-    base_color: stringOr(value.base_color, ""),
-    light_color: stringOr(value.light_color, ""),
-    active: value.active !== false,
-    visibility: value.visibility === "private" ? "private" : "public",
-    embedding_model: stringOr(value.embedding_model, ""),
-    embedding_dimension:
-      typeof value.embedding_dimension === "number" ? value.embedding_dimension : 0,
-    created_at: stringOr(value.created_at, ""),
-  };
+  return value as Guru;
 }
 
 export function parseGuruList(value: unknown): Guru[] | null {

@@ -1,11 +1,9 @@
+import type { Schemas } from "@/lib/api/types";
 import { isRecord } from "@/lib/json";
 
-/** `GET /api/health/`: "degraded" (HTTP 503) when any component reports an error. */
-export interface HealthReport {
-  status: "ok" | "degraded";
-  /** Component name -> "ok" | "not configured" | "error: <reason>". */
-  components: Record<string, string>;
-}
+/** `GET /api/health/`: "degraded" (HTTP 503) when any component reports an error. Each
+ * component's state is "ok", "not configured" or "error: <reason>". */
+export type HealthReport = Schemas["Health"];
 
 export type ComponentLevel = "ok" | "off" | "error";
 
@@ -35,10 +33,11 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The report, with any component whose state is not a string left out. */
 export function parseHealthReport(value: unknown): HealthReport | null {
   if (!isRecord(value) || !isRecord(value.components)) return null;
   if (value.status !== "ok" && value.status !== "degraded") return null;
-  const components: Record<string, string> = {};
+  const components: HealthReport["components"] = {};
   for (const [name, state] of Object.entries(value.components)) {
     if (typeof state === "string") components[name] = state;
   }

@@ -1,10 +1,10 @@
 import { apiJson, apiRequest, guruPath } from "@/lib/api/client";
 
-import type { ConnectionTest, Integration, IntegrationInput } from "./types";
+import type { ConnectionTest, Integration, IntegrationCreate, IntegrationInput } from "./types";
 
 export const integrationsPath = (slug: string) => `${guruPath(slug)}/integrations/`;
 
-export function createIntegration(slug: string, input: IntegrationInput): Promise<Integration> {
+export function createIntegration(slug: string, input: IntegrationCreate): Promise<Integration> {
   return apiJson<Integration>(integrationsPath(slug), { method: "POST", json: input });
 }
 

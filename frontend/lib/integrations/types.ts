@@ -1,37 +1,16 @@
+import type { Schemas } from "@/lib/api/types";
+
 /** A Slack or Discord bot (`IntegrationOutput`); tokens are write-only. */
-export type IntegrationType = "SLACK" | "DISCORD";
-export type ChannelMode = "mention" | "all";
+export type Integration = Schemas["IntegrationOutput"];
+export type IntegrationType = Schemas["IntegrationTypeEnum"];
 
-export interface Channel {
-  id: string;
-  name: string;
-  mode: ChannelMode;
-}
+/** A channel the bot answers in: on a mention, or every message. */
+export type Channel = Schemas["ChannelOutput"];
+export type ChannelMode = Schemas["ChannelModeEnum"];
 
-export interface Integration {
-  id: number;
-  type: IntegrationType;
-  external_id: string;
-  workspace_name: string;
-  channels: Channel[];
-  dms_enabled: boolean;
-  has_token: boolean;
-  has_signing_secret: boolean;
-  api_key_prefix: string | null;
-  created_at: string;
-}
+/** A new bot: its token is required. */
+export type IntegrationCreate = Schemas["IntegrationListRequest"];
+/** A change: what is left out stays as it is (an empty token keeps the stored one). */
+export type IntegrationInput = Schemas["PatchedIntegrationDetailRequest"];
 
-export interface IntegrationInput {
-  type?: IntegrationType;
-  external_id?: string;
-  workspace_name?: string;
-  bot_token?: string;
-  signing_secret?: string;
-  channels?: Channel[];
-  dms_enabled?: boolean;
-}
-
-export interface ConnectionTest {
-  ok: boolean;
-  detail: string;
-}
+export type ConnectionTest = Schemas["IntegrationTest"];

@@ -1,11 +1,10 @@
-/** `GET/PATCH /api/settings/`: editable values beside read-only facts about the deployment. */
-export type SettingValue = number | boolean | string;
+import type { Schemas } from "@/lib/api/types";
 
-export interface PlatformSettings {
-  providers?: Record<string, string>;
-  embedding_model?: string;
-  [field: string]: unknown;
-}
+/** `GET/PATCH /api/settings/`: editable values beside read-only facts about the deployment. */
+export type PlatformSettings = Schemas["SettingsReadOnly"];
+/** A PATCH: the values to change; the rest stay. */
+export type SettingsChange = Schemas["PatchedSettingsRequest"];
+export type SettingValue = number | boolean | string;
 
 /** Fields Django reports but an admin cannot change here. */
 const READ_ONLY = new Set([
@@ -18,7 +17,7 @@ const READ_ONLY = new Set([
 ]);
 
 /** The read-only facts worth showing, in this order. */
-const FACTS = ["llm_model", "embedding_model", "answer_mode"];
+const FACTS = ["llm_model", "embedding_model", "answer_mode"] as const;
 
 /** The editable scalar fields, in Django's order. */
 export function editableFields(settings: PlatformSettings): [string, SettingValue][] {
@@ -31,7 +30,7 @@ export function editableFields(settings: PlatformSettings): [string, SettingValu
 /** The read-only facts (strings), e.g. the embedding model. */
 export function readOnlyFacts(settings: PlatformSettings): [string, string][] {
   const facts: [string, string][] = [];
-  for (const [name, value] of Object.entries(settings.providers ?? {})) {
+  for (const [name, value] of Object.entries(settings.providers)) {
     facts.push([`${name} provider`, String(value)]);
   }
   for (const field of FACTS) {

@@ -1,12 +1,7 @@
+import type { Schemas } from "@/lib/api/types";
+
 /** A widget id (`WidgetIdOutput`): public, bound to the domains that may embed the widget. */
-export interface WidgetId {
-  id: number;
-  key: string;
-  domain_pattern: string;
-  /** Whether it has a secret for signing a private guru's widget tokens (never shown again). */
-  secret_set: boolean;
-  created_at: string;
-}
+export type WidgetId = Schemas["WidgetIdOutput"];
 
 export type WidgetMode = "button" | "sidebar";
 export type WidgetTheme = "light" | "dark" | "auto";

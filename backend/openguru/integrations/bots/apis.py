@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from openguru.core.auth import AdminTokenUser
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.gurus.selectors import guru_get
 from openguru.integrations.apikeys.services import admin_token_owner
 from openguru.integrations.bots.connection_check import integration_connection_check
@@ -22,19 +22,29 @@ from openguru.integrations.bots.services import (
 )
 from openguru.integrations.models import Integration
 
+CHANNEL_MODES = ["mention", "all"]
+
 
 class ChannelSerializer(serializers.Serializer):
     id = serializers.CharField(max_length=100, help_text="Slack channel id, Discord channel id.")
     name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     mode = serializers.ChoiceField(
-        choices=["mention", "all"],
+        choices=CHANNEL_MODES,
         default="mention",
         help_text="mention: answer when the bot is mentioned; all: answer every message.",
     )
 
 
+class ChannelOutput(serializers.Serializer):
+    """A channel as stored: the input's defaults filled in."""
+
+    id = serializers.CharField(read_only=True)
+    name = serializers.CharField(read_only=True, default="")
+    mode = serializers.ChoiceField(choices=CHANNEL_MODES, read_only=True, default="mention")
+
+
 class IntegrationOutput(serializers.ModelSerializer):
-    channels = ChannelSerializer(many=True)
+    channels = ChannelOutput(many=True, read_only=True)
     has_token = serializers.SerializerMethodField()
     has_signing_secret = serializers.SerializerMethodField()
     api_key_prefix = serializers.SerializerMethodField()
@@ -53,6 +63,7 @@ class IntegrationOutput(serializers.ModelSerializer):
             "api_key_prefix",
             "created_at",
         ]
+        extra_kwargs = always_present(fields)
 
     def get_has_token(self, integration: Integration) -> bool:
         return bool(integration.access_token)

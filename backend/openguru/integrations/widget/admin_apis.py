@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from openguru.core.openapi import errors
+from openguru.core.openapi import always_present, errors
 from openguru.gurus.selectors import guru_get
 from openguru.integrations.models import WidgetId
 from openguru.integrations.widget.selectors import widget_id_list
@@ -26,6 +26,7 @@ class WidgetIdOutput(serializers.ModelSerializer):
     class Meta:
         model = WidgetId
         fields = ["id", "key", "domain_pattern", "secret_set", "created_at"]
+        extra_kwargs = always_present(fields)
 
     def get_secret_set(self, widget: WidgetId) -> bool:
         return bool(widget.secret)

@@ -36,7 +36,7 @@ export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormP
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const input: IntegrationInput = {
+    const input: IntegrationInput & { external_id: string } = {
       external_id: externalId.trim(),
       workspace_name: workspace.trim(),
       channels,
@@ -46,7 +46,7 @@ export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormP
     if (slack && secret) input.signing_secret = secret;
     const ok = await run(async () => {
       if (integration) await updateIntegration(slug, integration.id, input);
-      else await createIntegration(slug, { ...input, type });
+      else await createIntegration(slug, { ...input, type, bot_token: token });
       return "Saved.";
     });
     if (ok) {

@@ -14,6 +14,7 @@ import {
   HELP,
   labelFor,
   type PlatformSettings,
+  type SettingsChange,
   type SettingValue,
 } from "@/lib/settings/types";
 
@@ -41,7 +42,8 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
       if (typed !== original) changes[name] = typed;
     }
     await run(async () => {
-      onSaved(await saveSettings(changes));
+      // The names are the fields Django reported as editable; Django validates each value.
+      onSaved(await saveSettings(changes as SettingsChange));
       return "Saved: answers use the new values within seconds.";
     });
   }

@@ -9,7 +9,7 @@ import { StoredAnswer } from "@/components/answers/StoredAnswer";
 import answerStyles from "@/components/answers/answers.module.css";
 import { ApiProblem } from "@/components/ui/ApiProblem";
 import { getBinge } from "@/lib/answers/api";
-import type { Question } from "@/lib/answers/types";
+import type { Answer } from "@/lib/answers/types";
 import { getGuru } from "@/lib/gurus/api";
 
 import styles from "../../page.module.css";
@@ -44,7 +44,7 @@ export default async function BingePage({ params }: BingePageProps) {
     return <main className={styles.main}>{error ? <ApiProblem error={error} /> : null}</main>;
   }
   const { root, questions, binge_id } = result.data;
-  const turns: Question[] = [
+  const turns: Answer[] = [
     ...(root ? [root] : []),
     ...questions.filter((q) => q.slug !== root?.slug),
   ];
