@@ -1,10 +1,12 @@
 """A browser tab the site tests drive: screenshots, axe-core's accessibility findings, and the
 dialogs and page errors it saw."""
 
+import contextlib
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.next_site import FRONTEND
 
@@ -35,5 +37,9 @@ class Tab:
     def axe(self, name: str) -> None:
         if not AXE_JS.is_file():
             pytest.fail(f"{AXE_JS} is missing: run `npm ci` in frontend/")
+        # Next streams a page's metadata: right after a client-side navigation the old <title>
+        # is gone and the new one not yet in. A page that never gets one still fails below.
+        with contextlib.suppress(PlaywrightTimeout):
+            self.page.wait_for_function("document.title.trim() !== ''", timeout=5_000)
         self.page.add_script_tag(path=str(AXE_JS))
         self.a11y[name] = self.page.evaluate(AXE_RUN)
