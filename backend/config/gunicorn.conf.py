@@ -15,3 +15,8 @@ logconfig_dict = gunicorn_logging_config(
 # (openguru/core/client_address.py): uvicorn's worker must not first replace the peer's address
 # with whatever X-Forwarded-For claims, as it does for peers on loopback by default.
 forwarded_allow_ips = ""
+
+# Longer than the idle timeout of the clients in front (nginx's upstream keepalive, Node's 5 s
+# sockets in the UI's /api proxy): the client closes an idle connection first, so a request is
+# never sent on one the server is closing (the client would see a reset).
+keepalive = 75

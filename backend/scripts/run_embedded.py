@@ -28,6 +28,7 @@ NEXT_BIN = FRONTEND / "node_modules" / ".bin" / "next"
 sys.path.insert(0, str(BACKEND))
 
 VENV_BIN = Path(sys.executable).parent
+KEEP_ALIVE_SECONDS = 75  # as gunicorn's (config/gunicorn.conf.py)
 
 
 def _parse() -> argparse.Namespace:
@@ -235,8 +236,11 @@ def main() -> int:
             "api",
             # --no-proxy-headers: uvicorn would otherwise take a loopback client's own
             # X-Forwarded-For for its address (openguru/core/client_address.py decides).
+            # --timeout-keep-alive: longer than Node's idle sockets (5 s), so the UI's /api proxy
+            # closes an idle connection before uvicorn does, never reusing one as it closes.
             [str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(args.api_port), "--log-level", "warning", "--no-proxy-headers"],
+             "--port", str(args.api_port), "--log-level", "warning", "--no-proxy-headers",
+             "--timeout-keep-alive", str(KEEP_ALIVE_SECONDS)],
             cwd=BACKEND,
             env=env,
         )  # fmt: skip
