@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from openguru.core.audit.models import AuditEvent
 from openguru.gurus.models import Visibility
 from rest_framework.response import Response
 
@@ -20,7 +21,7 @@ from tests.accounts.privacy import (
     may_manage,
     may_read,
 )
-from tests.accounts.privacy_rows import ASYNC, ROWS
+from tests.accounts.privacy_rows import ASYNC, NOT_CHANGES, ROWS
 
 SNAPSHOT = Path(__file__).parents[1] / "core" / "openapi_snapshot.json"
 DENIED = {401, 403, 404}
@@ -103,12 +104,21 @@ def _every_caller(stage: Stage, method: str, path: str, body: Any, kind: str, do
     failures = []
     for actor in ACTORS:  # one stage for all of them: building it costs more than the calls
         cache.clear()  # each caller starts with fresh rate-limit windows
+        events = AuditEvent.objects.count()
         response = _call(stage, actor, method, path, body, door)
         try:
             _check(response, actor, kind, door, stage)
+            _check_audited(response, method, path, kind, events)
         except AssertionError as failure:
             failures.append(f"{actor}: {failure}")
     assert failures == []
+
+
+def _check_audited(response: Response, method: str, path: str, kind: str, before: int) -> None:
+    """A change a manager or an admin made is in the audit log."""
+    changed = method != "get" and 200 <= response.status_code < 300
+    if changed and kind in ("manage", "admin", "admin guru") and path not in NOT_CHANGES:
+        assert AuditEvent.objects.count() > before, f"{method} {path} left no audit row"
 
 
 def _check(response: Response, actor: str, kind: str, door: str, stage: Stage) -> None:
