@@ -64,7 +64,7 @@ def test_sign_in_refusals_are_in_words(console: Console):  # noqa: F811
         page.get_by_label("Username").fill("visitor")
         page.get_by_label("Password").fill("another long passphrase")
         page.get_by_role("button", name="Sign in").click()
-        alert.get_by_text("administrators", exact=False).wait_for()
+        alert.get_by_text("no role here", exact=False).wait_for()
         not_staff = alert.inner_text()
         view.shot("sign-in-refused")
         sign_in(page, console.staff)
@@ -73,7 +73,7 @@ def test_sign_in_refusals_are_in_words(console: Console):  # noqa: F811
 
     seen = console.browser.run(refusals)
     assert "Could not sign in" in seen["wrong"] and len(seen["wrong"]) > 30
-    assert "Only administrators may sign in" in seen["not_staff"]
+    assert "This account has no role here" in seen["not_staff"]
     assert "Wrong username or password" in seen["wrong"]
     assert view.errors == []
 

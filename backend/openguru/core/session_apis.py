@@ -120,7 +120,10 @@ class LoginApi(APIView):
                 more={
                     400: [(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")],
                     403: [
-                        (ErrorCode.NOT_STAFF, "Only administrators may sign in here."),
+                        (
+                            ErrorCode.NOT_STAFF,
+                            "This account has no role here; an administrator can invite you.",
+                        ),
                         (ErrorCode.PASSWORD_SIGN_IN_OFF, PASSWORDS_OFF),
                     ],
                 },
@@ -160,7 +163,9 @@ def staff_sign_in(request: HttpRequest, *, username: str, password: str) -> Any:
         raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Wrong username or password.")
     if not user.has_perm(SIGN_IN):  # admins, maintainers and members; nobody else
         _refusal_record(request, username, "no role")
-        raise DomainError(ErrorCode.NOT_STAFF, "Only administrators may sign in here.")
+        raise DomainError(
+            ErrorCode.NOT_STAFF, "This account has no role here; an administrator can invite you."
+        )
     login(request, user)
     return user
 

@@ -28,7 +28,7 @@ export function safeNext(next: string | null): string {
 /** What a sign-in the browser posted itself (without JavaScript) came back with, as ?error=. */
 const FORM_ERRORS: Record<string, string> = {
   invalid_credentials: "Wrong username or password.",
-  not_staff: "Only administrators may sign in here.",
+  not_staff: "This account has no role here; an administrator can invite you.",
   rate_limited: "Too many failed sign-ins; try again in a few minutes.",
   invalid_input: "Enter a username and a password.",
   password_sign_in_off: "Password sign-in is turned off here: sign in with single sign-on.",
