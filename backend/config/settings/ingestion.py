@@ -41,6 +41,8 @@ FILE_ZIP_MAX_MEMBERS = env.int("FILE_ZIP_MAX_MEMBERS", default=10_000)
 # A workbook or CSV larger than this (all sheets together) fails instead of holding a worker.
 SPREADSHEET_MAX_ROWS = env.int("SPREADSHEET_MAX_ROWS", default=100_000)
 SPREADSHEET_MAX_CELLS = env.int("SPREADSHEET_MAX_CELLS", default=1_000_000)
+# A longer sheet is cited by ranges of this many rows (those with a value), not as a whole.
+SPREADSHEET_PART_ROWS = env.int("SPREADSHEET_PART_ROWS", default=100)
 SOURCE_TEXT_MAX_BYTES = env.int("SOURCE_TEXT_MAX_BYTES", default=10 * 1024 * 1024)
 # Any request body larger than this is refused with 413 before it is read (core/body_limit.py):
 # a PDF upload at PDF_MAX_BYTES plus its multipart envelope, as nginx's client_max_body_size.

@@ -1,5 +1,8 @@
 """Spreadsheet loaders: Excel (.xlsx, through openpyxl's streaming read-only mode) with one
 document per sheet linked as `book.xlsx#sheet-Name`, and CSV (the standard csv module) as one.
+A sheet longer than SPREADSHEET_PART_ROWS rows is cut into documents of that many rows, each
+linked by its rows (`book.xlsx#sheet-Name-rows-101-200`, `log.csv#rows-101-200`), so a citation
+says where in a long sheet its numbers are.
 
 Each row becomes a line of `header: value` pairs, so a chunk cut from the middle of a long sheet
 still says what its numbers are. Rows and cells are counted as they stream in, all sheets
@@ -9,6 +12,7 @@ import csv
 import datetime
 import io
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
 from typing import Any
@@ -65,13 +69,12 @@ class CsvLoader:
         path = Path(request.file_path)
         check_file(path, CSV_LABEL)
         content = read_text(path, CSV_LABEL)
-        rows = parsed(CSV_LABEL, lambda: sheet_text(_csv_rows(content), _Budget()))
-        if not rows:
+        parts = parsed(CSV_LABEL, lambda: sheet_parts(_csv_rows(content), _Budget()))
+        if not parts:
             raise nothing_to_index(CSV_LABEL)
-        on_progress(LoadProgress(discovered=1, fetched=1))
-        title = request.title or path.name
-        document = Document(title=title, link=file_link(request), text=rows, format="text")
-        return LoadResult(documents=iter([document]))
+        documents = _part_documents(parts, title=request.title or path.name, request=request)
+        on_progress(LoadProgress(discovered=len(documents), fetched=len(documents)))
+        return LoadResult(documents=iter(documents))
 
 
 class _Budget:
@@ -99,40 +102,86 @@ def _sheet_documents(book: Any, title: str, request: LoadRequest) -> list[Docume
     budget = _Budget()
     documents = []
     for sheet in book.worksheets:
-        text = sheet_text(sheet.iter_rows(values_only=True), budget)
-        if text:
-            documents.append(
-                Document(
-                    title=f"{title} — sheet {sheet.title}",
-                    link=file_link(request, f"sheet-{quote(sheet.title, safe='')}"),
-                    text=text,
-                    format="text",
-                    metadata={"sheet": sheet.title},
-                )
-            )
+        # Read-only rows start at row 1 (empty rows above the data come as empty tuples).
+        documents += _part_documents(
+            sheet_parts(sheet.iter_rows(values_only=True), budget),
+            title=f"{title} — sheet {sheet.title}",
+            request=request,
+            anchor=f"sheet-{quote(sheet.title, safe='')}",
+            metadata={"sheet": sheet.title},
+        )
     return documents
 
 
-def sheet_text(rows: Iterable[Sequence[Any]], budget: _Budget) -> str:
-    """The first row with a value is the header; each later row is `header: value; …`."""
+@dataclass(frozen=True)
+class SheetPart:
+    first_row: int  # as a spreadsheet program numbers them: from 1, empty rows counted
+    last_row: int
+    text: str
+
+
+def _part_documents(
+    parts: list[SheetPart],
+    *,
+    title: str,
+    request: LoadRequest,
+    anchor: str = "",
+    metadata: dict[str, Any] | None = None,
+) -> list[Document]:
+    """A sheet of one part is cited as a whole; the parts of a longer one by their rows."""
+    if len(parts) == 1:
+        link = file_link(request, anchor)
+        return [Document(title, link, parts[0].text, "text", metadata or {})]
+    documents = []
+    for part in parts:
+        rows = f"rows-{part.first_row}-{part.last_row}"
+        documents.append(
+            Document(
+                title=f"{title}, rows {part.first_row}-{part.last_row}",
+                link=file_link(request, f"{anchor}-{rows}" if anchor else rows),
+                text=part.text,
+                format="text",
+                metadata={**(metadata or {}), "rows": [part.first_row, part.last_row]},
+            )
+        )
+    return documents
+
+
+def sheet_parts(rows: Iterable[Sequence[Any]], budget: _Budget) -> list[SheetPart]:
+    """The first row with a value is the header; each later row is `header: value; …`. Every
+    SPREADSHEET_PART_ROWS rows with a value make a part."""
     header: list[str] | None = None
-    lines = []
-    for row in rows:
+    parts: list[SheetPart] = []
+    lines: list[str] = []
+    first = last = 0
+    for number, row in enumerate(rows, start=1):
         budget.take(len(row))  # every row counts, empty ones too: they cost as much to read
         values = [_cell(value) for value in row]
         if not any(values):
             continue
         if header is None:
             header = values
-            lines.append(" | ".join(value for value in values if value))
-            continue
-        pairs = [
-            f"{name or get_column_letter(column)}: {value}"
-            for column, (name, value) in enumerate(zip_longest(header, values), start=1)
-            if value
-        ]
-        lines.append("; ".join(pairs))
-    return "\n".join(lines)
+            line = " | ".join(value for value in values if value)
+        else:
+            line = _row_line(header, values)
+        first = first if lines else number
+        lines.append(line)
+        last = number  # empty rows after the data belong to no part
+        if len(lines) == settings.SPREADSHEET_PART_ROWS:
+            parts.append(SheetPart(first, last, "\n".join(lines)))
+            lines = []
+    if lines:
+        parts.append(SheetPart(first, last, "\n".join(lines)))
+    return parts
+
+
+def _row_line(header: list[str], values: list[str]) -> str:
+    pairs = [
+        f"{name or get_column_letter(column)}: {value}"
+        for column, (name, value) in enumerate(zip_longest(header, values), start=1)
+        if value
+    ]
+    return "; ".join(pairs)
 
 
 def _cell(value: Any) -> str:
