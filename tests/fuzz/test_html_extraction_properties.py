@@ -98,6 +98,15 @@ def test_any_bytes_decode_and_parse(body: bytes, charset: str | None) -> None:
     html_sections(page.html)
 
 
+@pytest.mark.parametrize("attribute", ["{", "{a}b", "{}", "{x"])
+def test_an_attribute_named_like_a_namespace_is_dropped_not_fatal(attribute: str) -> None:
+    # The HTML parser accepts these names; lxml cannot delete one by name (found by fuzzing
+    # uploaded HTML files, tests/fuzz/test_malformed_files.py).
+    body = f"<main><p {attribute}=1 id=ford>Cross at dawn.</p></main>".encode()
+    page = parse_page(body, url=URL)
+    assert page.html == '<main><p id="ford">Cross at dawn.</p></main>'
+
+
 @FUZZ
 @given(
     st.lists(closed_fragment(), max_size=4),

@@ -192,10 +192,15 @@ def _clean_attributes(root: lxml.html.HtmlElement) -> None:
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
-        for name in list(element.attrib):
-            keep = name in _KEPT_ATTRIBUTES or (name == "class" and element.tag in _CLASS_KEPT_ON)
-            if not keep:
-                del element.attrib[name]
+        kept = {
+            name: value
+            for name, value in element.attrib.items()
+            if name in _KEPT_ATTRIBUTES or (name == "class" and element.tag in _CLASS_KEPT_ON)
+        }
+        # Cleared, not deleted by name: lxml reads a name that starts with "{" (`<p {a}b=1>`,
+        # which the HTML parser accepts) as a namespace and cannot delete it by that name.
+        element.attrib.clear()
+        element.attrib.update(kept)
 
 
 def _fragment(main: lxml.html.HtmlElement) -> str:
