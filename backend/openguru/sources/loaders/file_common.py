@@ -74,6 +74,16 @@ def parsed(label: str, parse: Callable[[], T]) -> T:
         ) from exc
 
 
+def own_title(read: Callable[[], str | None], label: str) -> str:
+    """The title a file's metadata gives, or "" when that part is damaged: the body may still
+    be whole, and the file's name stands in for its title."""
+    try:
+        return clean_text(read() or "")
+    except Exception as exc:  # the parsers raise many types on a damaged part; all mean the same
+        logger.info("Unreadable %s properties: %s", label, exc)
+        return ""
+
+
 def read_text(path: Path, label: str) -> str:
     """A text file's content: UTF-8 (with or without a BOM) or UTF-16 with a BOM; else Windows'
     code page, which spreadsheet programs still write CSV in. A binary file is refused."""

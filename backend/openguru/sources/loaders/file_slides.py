@@ -21,6 +21,7 @@ from openguru.sources.loaders.file_common import (
     clean_text,
     file_link,
     nothing_to_index,
+    own_title,
     parsed,
 )
 
@@ -33,7 +34,9 @@ class PptxLoader:
         check_file(path, LABEL)
         check_zip(path, LABEL)
         deck = parsed(LABEL, lambda: pptx.Presentation(str(path)))
-        deck_title = clean_text(deck.core_properties.title or "") or request.title or path.name
+        deck_title = (
+            own_title(lambda: deck.core_properties.title, LABEL) or request.title or path.name
+        )
         # Read now, not lazily: "nothing to index" is known before the indexer starts.
         documents = parsed(LABEL, lambda: _slide_documents(deck, deck_title, request, on_progress))
         if not documents:

@@ -27,6 +27,7 @@ from openguru.sources.loaders.file_common import (
     clean_text,
     file_link,
     nothing_to_index,
+    own_title,
     parsed,
 )
 
@@ -46,7 +47,9 @@ class DocxLoader:
         if not lxml.html.fromstring(html).text_content().strip():
             raise nothing_to_index(LABEL)
         on_progress(LoadProgress(discovered=1, fetched=1))
-        title = clean_text(document.core_properties.title or "") or request.title or path.name
+        title = (
+            own_title(lambda: document.core_properties.title, LABEL) or request.title or path.name
+        )
         loaded = Document(title=title, link=file_link(request), text=html, format="html")
         return LoadResult(documents=iter([loaded]))
 
