@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 from openguru.gurus.models import Guru
+from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import sources_resync_due
 from openguru.sources.tasks import sources_enqueue_due_resyncs
@@ -94,6 +95,13 @@ def test_first_sync_indexes_every_video_linked_to_its_moment(
     # What a citation of the bison answer opens: the bison video at the minute it is said.
     hit = best_bm25_hit(guru, detail["id"], "bison lecture")
     assert hit.metadata["link"].startswith(f"https://www.youtube.com/watch?v={BETA}&t=")
+    client = APIClient()
+    client.credentials(HTTP_X_API_KEY=api_key_create(user=admin_token_owner(), name="s")[1])
+    search = client.post(f"/api/v1/{guru.slug}/search/", {"query": "bison lecture"}, format="json")
+    assert search.status_code == 200, search.json()
+    best = search.json()["results"][0]
+    assert re.fullmatch(rf"https://www\.youtube\.com/watch\?v={BETA}&t=\d+s", best["link"]), best
+    assert best["title"] == "Bison talk"
 
 
 def test_a_resync_reads_only_new_videos_and_drops_removed_ones(

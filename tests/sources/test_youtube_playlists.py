@@ -212,3 +212,18 @@ def test_a_rerun_reads_only_videos_it_has_not_indexed(
     }
     watched = {path for r in youtube.requests if (path := r.path).startswith("/watch")}
     assert not any("VideoAaaaa1" in path or "VideoBbbbb2" in path for path in watched)
+
+
+def test_a_playlist_whose_transcripts_all_fail_for_now_is_retried(
+    data_api: FakeYouTubeDataApi, settings: Settings
+) -> None:
+    data_api.set_playlist(PLAYLIST, [FakeEntry("PlayerDown1", "Busy")])
+    busy = {"PlayerDown1": FakeVideo(title="Busy", player_status=503)}
+    with FakeYouTubeServer(videos=busy) as server:
+        settings.YOUTUBE_BASE_URL = server.url
+        result = loader_for("youtube").load(
+            LoadRequest(source_id=1, url=f"https://www.youtube.com/playlist?list={PLAYLIST}"),
+            on_progress=lambda _progress: None,
+        )
+        with pytest.raises(TransientError, match="refused the transcripts"):
+            list(result.documents)

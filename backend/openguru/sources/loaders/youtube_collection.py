@@ -7,7 +7,7 @@ import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from openguru.core.errors import DomainError
+from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.sources.loaders.base import (
     Document,
     LoadProgress,
@@ -76,6 +76,7 @@ def _documents(
     progress: LoadProgress,
     reporter: ProgressReporter,
 ) -> Iterator[Document]:
+    transient = False
     for video in videos:
         try:
             snippets = fetch_snippets(transcript_session(WatchPageRecorder()), video.video_id)
@@ -83,6 +84,7 @@ def _documents(
             logger.info("YouTube video %s skipped: %s", video.video_id, exc.msg)
             progress.failed += 1
             reporter.report()
+            transient = transient or isinstance(exc, TransientError)
             continue
         page = video_page(video.video_id)
         result.fetch_state[page] = {"video_id": video.video_id}
@@ -97,3 +99,6 @@ def _documents(
                 metadata={"start_s": start, "video_id": video.video_id, "doc_link": page},
             )
     reporter.report(force=True)
+    if transient and not progress.fetched and not result.unchanged_links:
+        # Nothing to index only because YouTube refused for now: a retry, not a failure.
+        raise TransientError(ErrorCode.FETCH_FAILED, "YouTube refused the transcripts; will retry.")
