@@ -17,7 +17,7 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from tests.fakes.youtube_data_api import DATA_API_KEY, FakeEntry, FakeYouTubeDataApi
-from tests.fakes.youtube_server import FakeYouTubeServer
+from tests.fakes.youtube_server import FakeYouTubeServer, spoken
 from tests.sources.ingestion_helpers import (
     add,
     assert_failed_for_a_reason,
@@ -28,7 +28,6 @@ from tests.sources.ingestion_helpers import (
     reindex,
     snapshot,
 )
-from tests.sources.test_youtube_playlists import spoken
 
 pytestmark = pytest.mark.django_db(transaction=True)
 __all__ = ["guru"]  # fixture, used by name

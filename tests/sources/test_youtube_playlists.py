@@ -24,7 +24,7 @@ from tests.fakes.youtube_data_api import (
     FakeEntry,
     FakeYouTubeDataApi,
 )
-from tests.fakes.youtube_server import FakeTrack, FakeVideo, FakeYouTubeServer
+from tests.fakes.youtube_server import FakeVideo, FakeYouTubeServer, spoken
 
 PLAYLIST = "PLfakeTalks0001"
 UPLOADS = "UUfakeChannel00000000000"
@@ -36,11 +36,6 @@ ENTRIES = [
     FakeEntry("VideoCcccc4", "Gamma talk"),
     FakeEntry("NoCaptions5", "A silent film"),
 ]
-
-
-def spoken(words: str) -> FakeVideo:
-    lines = tuple((float(s), 9.0, f"{words} at second {s}.") for s in range(0, 120, 10))
-    return FakeVideo(title="(watch page title)", tracks=(FakeTrack("en", "English", lines),))
 
 
 @pytest.fixture
