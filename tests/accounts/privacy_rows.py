@@ -31,6 +31,8 @@ NOT_CHANGES = {
     f"{G}/reanalyze/": "moves nothing here: the guru is on the configured analyzer already",
     f"{V1}/analytics/export/": "reads the analytics",
     f"{V1}/crawl/start/": "lists a site's pages; adding them as sources is audited",
+    f"{V1}/youtube/channel/": "lists a channel's videos; adding them as sources is audited",
+    f"{V1}/youtube/playlist/": "lists a playlist's videos; adding them as sources is audited",
 }
 
 # (method, schema path, path called, body, kind, door); {question} and {binge} are filled in
@@ -125,6 +127,8 @@ ROWS: list[tuple[str, str, str, Any, str, str]] = [
     ("delete", "/api/v1/{guru_slug}/sessions/{session_id}/", f"{V1}/sessions/{{binge}}/", None, "read", "v1"),
     ("get", "/api/v1/{guru_slug}/sessions/{session_id}/", f"{V1}/sessions/{{binge}}/", None, "read", "v1"),
     ("post", "/api/v1/{guru_slug}/webhooks/github/", f"{V1}/webhooks/github/", {}, "signed", "none"),
+    ("post", "/api/v1/{guru_slug}/youtube/channel/", f"{V1}/youtube/channel/", {"url": "https://example.com/"}, "manage", "v1"),
+    ("post", "/api/v1/{guru_slug}/youtube/playlist/", f"{V1}/youtube/playlist/", {"url": "https://example.com/"}, "manage", "v1"),
     ("post", "/api/widget/ask/", "/api/widget/ask/", ASK, "widget", "widget"),
     ("post", "/api/widget/binge/", "/api/widget/binge/", {"root_slug": "{question}"}, "widget", "widget"),
     ("get", "/api/widget/guru/", "/api/widget/guru/", None, "widget", "widget"),

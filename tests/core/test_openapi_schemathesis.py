@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.fakes.youtube_data_api import DATA_API_KEY, FakeChannel, FakeEntry, FakeYouTubeDataApi
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -119,7 +120,19 @@ def _same_kind(generated: Any, real: Any) -> bool:
 
 
 @pytest.fixture
-def world(live_api, python_guru, settings) -> World:  # noqa: F811
+def youtube_listings(settings) -> Iterator[None]:
+    """The YouTube Data API the listing examples name (a playlist, a channel): with a key and
+    these, the examples are answers, not a 503 for a server without YOUTUBE_API_KEY."""
+    entries = [FakeEntry("rfscVS0vtbw", "Learn Python")]
+    playlists = {"PLWKjhJtqVAbnqBxcdjVGgT3uVR10bzTEB": entries, "UU8butISFwT-Wl7EV0hUK0BQ": entries}
+    channel = FakeChannel("UC8butISFwT-Wl7EV0hUK0BQ", "@freecodecamp", "UU8butISFwT-Wl7EV0hUK0BQ")
+    with FakeYouTubeDataApi(playlists, channels=[channel]) as api:
+        settings.YOUTUBE_DATA_API_URL, settings.YOUTUBE_API_KEY = api.api_url, DATA_API_KEY
+        yield
+
+
+@pytest.fixture
+def world(live_api, python_guru, settings, youtube_listings) -> World:  # noqa: F811
     settings.API_RATE_LIMIT_PER_MINUTE = 0  # hundreds of calls with one key
     # A Slack app for "Add to Slack": its install link is then an answer, not a 503.
     settings.SLACK_CLIENT_ID, settings.SLACK_CLIENT_SECRET = "1234.5678", "client-secret"

@@ -76,6 +76,12 @@ def talk_snippets() -> tuple[tuple[float, float, str], ...]:
     return tuple(lines)
 
 
+def spoken(words: str) -> FakeVideo:
+    """Two minutes of English captions saying `words`, one line every 10 s."""
+    lines = tuple((float(s), 9.0, f"{words} at second {s}.") for s in range(0, 120, 10))
+    return FakeVideo(title="(watch page title)", tracks=(FakeTrack("en", "English", lines),))
+
+
 def default_videos() -> dict[str, FakeVideo]:
     english = FakeTrack("en", "English", talk_snippets(), translatable=True)
     return {

@@ -10,7 +10,7 @@ from openguru.sources.loaders.github import GitHubLoader
 from openguru.sources.loaders.pdf import PdfLoader
 from openguru.sources.loaders.registry import loader_for
 from openguru.sources.loaders.text import FaqLoader, TextLoader
-from openguru.sources.loaders.youtube import YouTubeLoader
+from openguru.sources.loaders.youtube_collection import YouTubeSourceLoader
 from pytest_django.fixtures import Settings
 
 URL = "https://example.com/help/faq"
@@ -135,7 +135,7 @@ def test_badly_formatted_faq_is_invalid_input(content: str) -> None:
         ("text", TextLoader),
         ("faq", FaqLoader),
         ("pdf", PdfLoader),
-        ("youtube", YouTubeLoader),
+        ("youtube", YouTubeSourceLoader),
         ("github_repo", GitHubLoader),
     ],
 )

@@ -42,6 +42,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 
 WEBSITE_RECRAWL_HOURS = env.int("WEBSITE_RECRAWL_HOURS", default=24)
 GITHUB_RESYNC_HOURS = env.int("GITHUB_RESYNC_HOURS", default=12)
+# YouTube playlists and channels: listed again to pick up new videos and drop removed ones.
+YOUTUBE_RESYNC_HOURS = env.int("YOUTUBE_RESYNC_HOURS", default=24)
 STUCK_PROCESSING_MINUTES = env.int("STUCK_PROCESSING_MINUTES", default=30)
 # A source queued behind another source of its guru checks again this often, this many times
 # (then it stays queued and beat sends it again later).

@@ -18,6 +18,14 @@ FIRECRAWL_API_URL = env.str("FIRECRAWL_API_URL", default="")
 YOUTUBE_TRANSCRIPT_LANGUAGES = env.list("YOUTUBE_TRANSCRIPT_LANGUAGES", default=["en"])
 # Where the transcript client connects; only tests point it at a loopback stand-in.
 YOUTUBE_BASE_URL = env.str("YOUTUBE_BASE_URL", default="https://www.youtube.com")
+# Playlists and channels are listed through the YouTube Data API v3 (a Google API key); only
+# tests point the URL at a loopback stand-in.
+YOUTUBE_API_KEY = env.str("YOUTUBE_API_KEY", default="")
+YOUTUBE_DATA_API_URL = env.str(
+    "YOUTUBE_DATA_API_URL", default="https://www.googleapis.com/youtube/v3"
+)
+YOUTUBE_LIST_MAX_VIDEOS = env.int("YOUTUBE_LIST_MAX_VIDEOS", default=500)
+YOUTUBE_LIST_MAX_RETRIES = env.int("YOUTUBE_LIST_MAX_RETRIES", default=3)
 
 GITHUB_MAX_FILE_BYTES = env.int("GITHUB_MAX_FILE_BYTES", default=10 * 1024 * 1024)
 GITHUB_CODE_EXTENSIONS = env.list(

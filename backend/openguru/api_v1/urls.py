@@ -6,6 +6,7 @@ from openguru.api_v1.apis import SearchApi, SessionDetailApi, SessionsApi
 from openguru.api_v1.crawl_apis import CrawlStartApi, CrawlStatusApi, CrawlStopApi
 from openguru.api_v1.source_apis import DataSourcesApi, DataSourcesReindexApi
 from openguru.api_v1.webhooks import GitHubWebhookApi
+from openguru.api_v1.youtube_apis import YouTubeChannelApi, YouTubePlaylistApi
 
 urlpatterns = [
     path("v1/<slug:guru_slug>/answer/", answer.answer, name="v1-answer"),
@@ -21,6 +22,16 @@ urlpatterns = [
         "v1/<slug:guru_slug>/data-sources/reindex/",
         DataSourcesReindexApi.as_view(),
         name="v1-data-sources-reindex",
+    ),
+    path(
+        "v1/<slug:guru_slug>/youtube/playlist/",
+        YouTubePlaylistApi.as_view(),
+        name="v1-youtube-playlist",
+    ),
+    path(
+        "v1/<slug:guru_slug>/youtube/channel/",
+        YouTubeChannelApi.as_view(),
+        name="v1-youtube-channel",
     ),
     path("v1/<slug:guru_slug>/sessions/", SessionsApi.as_view(), name="v1-sessions"),
     path(

@@ -88,7 +88,7 @@ def _batches(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
 
 def _tracked(documents: Iterator[Document], pages: dict[str, list[str]]) -> Iterator[Document]:
     for document in documents:
-        pages.setdefault(document.link, [])
+        pages.setdefault(str(document.metadata.get("doc_link", document.link)), [])
         yield document
 
 

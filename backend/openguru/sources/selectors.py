@@ -7,6 +7,14 @@ from django.db.models import Count, Q, QuerySet
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
+from openguru.sources.loaders.youtube_listing import (
+    Collection,
+    CollectionKind,
+    Listing,
+    channel_from_url,
+    collection_list,
+    playlist_id_from_url,
+)
 from openguru.sources.models import DataSource
 
 
@@ -88,8 +96,13 @@ def sources_summary_missing(*, now: datetime) -> list[int]:
     return list(missing.values_list("pk", flat=True))
 
 
+# The paths `loaders/youtube_listing.parse_collection_url` reads as a playlist or a channel.
+YOUTUBE_COLLECTION_URL = r"^https?://[^/]*youtube\.com/(playlist\?|channel/|user/|@)"
+
+
 def sources_resync_due(*, now: datetime) -> list[int]:
-    """Indexed GitHub repositories and websites whose last indexing is older than their period."""
+    """Indexed GitHub repositories, websites and YouTube playlists and channels whose last
+    indexing is older than their period (a single video does not change: it is not resynced)."""
     github_due = Q(
         type=DataSource.Type.GITHUB_REPO,
         last_indexed_at__lt=now - timedelta(hours=settings.GITHUB_RESYNC_HOURS),
@@ -98,10 +111,24 @@ def sources_resync_due(*, now: datetime) -> list[int]:
         type=DataSource.Type.WEBSITE,
         last_indexed_at__lt=now - timedelta(hours=settings.WEBSITE_RECRAWL_HOURS),
     )
-    due = DataSource.objects.filter(github_due | website_due, status=DataSource.Status.SUCCESS)
+    youtube_due = Q(
+        type=DataSource.Type.YOUTUBE,
+        url__regex=YOUTUBE_COLLECTION_URL,
+        last_indexed_at__lt=now - timedelta(hours=settings.YOUTUBE_RESYNC_HOURS),
+    )
+    due = DataSource.objects.filter(
+        github_due | website_due | youtube_due, status=DataSource.Status.SUCCESS
+    )
     return list(due.values_list("pk", flat=True))
 
 
 def source_by_id(*, source_id: int) -> DataSource | None:
     """A source and its guru, as a task that was handed its id finds it (None once deleted)."""
     return DataSource.objects.select_related("guru").filter(pk=source_id).first()
+
+
+def youtube_collection_videos(*, url: str, kind: CollectionKind) -> Listing:
+    """The videos of the playlist or channel at `url`, as YouTube lists them now."""
+    if kind == "playlist":
+        return collection_list(Collection("playlist", playlist_id_from_url(url)))
+    return collection_list(channel_from_url(url))

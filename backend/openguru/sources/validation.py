@@ -48,7 +48,9 @@ def validate_source_input(*, type: str, url: str, content: str, crawl_mode: str)
         return _require_repo_url(url)
     checked = _require_http_url(url)
     if type == DataSource.Type.YOUTUBE and not _YOUTUBE.match(urlparse(checked).netloc):
-        raise DomainError(ErrorCode.INVALID_INPUT, "Enter a YouTube video URL.")
+        raise DomainError(
+            ErrorCode.INVALID_INPUT, "Enter a YouTube video, playlist or channel URL."
+        )
     if type == DataSource.Type.WEBSITE:
         _refuse_private_address(checked)
     return checked

@@ -1368,6 +1368,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{guru_slug}/youtube/channel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The videos of a YouTube channel (its uploads)
+         * @description Lists the videos (deleted and private ones left out; at most YOUTUBE_LIST_MAX_VIDEOS) through the YouTube Data API with the server's YOUTUBE_API_KEY. Needs a staff user's key.
+         */
+        post: operations["v1_youtube_channel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{guru_slug}/youtube/playlist/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The videos of a YouTube playlist
+         * @description Lists the videos (deleted and private ones left out; at most YOUTUBE_LIST_MAX_VIDEOS) through the YouTube Data API with the server's YOUTUBE_API_KEY. Needs a staff user's key.
+         */
+        post: operations["v1_youtube_playlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/ask/": {
         parameters: {
             query?: never;
@@ -3153,6 +3193,24 @@ export interface components {
         WidgetSecret: {
             /** @description Signs a private guru's widget tokens on your server. Shown once. */
             secret: string;
+        };
+        YouTubeChannelOutput: {
+            channel_id: string;
+            video_count: number;
+            videos: components["schemas"]["YouTubeVideoOutput"][];
+        };
+        YouTubePlaylistOutput: {
+            playlist_id: string;
+            video_count: number;
+            videos: components["schemas"]["YouTubeVideoOutput"][];
+        };
+        YouTubeUrlInputRequest: {
+            url: string;
+        };
+        YouTubeVideoOutput: {
+            link: string;
+            title: string;
+            video_id: string;
         };
         _NamedRequest: {
             content: string;
@@ -7727,6 +7785,168 @@ export interface operations {
             };
             /** @description No such guru. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_youtube_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guru_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["YouTubeUrlInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["YouTubeUrlInputRequest"];
+                "multipart/form-data": components["schemas"]["YouTubeUrlInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YouTubeChannelOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider is not configured or not reachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_youtube_playlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guru_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["YouTubeUrlInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["YouTubeUrlInputRequest"];
+                "multipart/form-data": components["schemas"]["YouTubeUrlInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YouTubePlaylistOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider is not configured or not reachable. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

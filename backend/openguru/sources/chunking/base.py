@@ -71,7 +71,9 @@ def finish(draft: Draft, document: Document, chunk_type: ChunkType) -> Chunk:
         **document.metadata,
         "title": document.title,
         "link": draft.link,
-        "doc_link": document.link,  # what the loader reported: the unit of "unchanged page"
+        # What the loader reported: the unit of "unchanged page" (a playlist's video, whose
+        # documents each link to their own minute, names it in its metadata).
+        "doc_link": document.metadata.get("doc_link", document.link),
         **draft.metadata,
     }
     digest = hashlib.sha256(f"{chunk_type}\x00{draft.link}\x00{draft.text}".encode()).hexdigest()

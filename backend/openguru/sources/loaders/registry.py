@@ -7,7 +7,7 @@ from openguru.sources.loaders.base import Loader
 from openguru.sources.loaders.github import GitHubLoader
 from openguru.sources.loaders.pdf import PdfLoader
 from openguru.sources.loaders.text import FaqLoader, TextLoader
-from openguru.sources.loaders.youtube import YouTubeLoader
+from openguru.sources.loaders.youtube_collection import YouTubeSourceLoader
 
 
 def _file_loaders() -> dict[str, Callable[[], Loader]]:
@@ -40,7 +40,7 @@ def _website_loader() -> Loader:
 _LOADERS: dict[str, Callable[[], Loader]] = {
     "website": _website_loader,
     "pdf": PdfLoader,
-    "youtube": YouTubeLoader,
+    "youtube": YouTubeSourceLoader,
     "github_repo": GitHubLoader,
     "text": TextLoader,
     "faq": FaqLoader,

@@ -54,8 +54,8 @@ RESPONSE_MAX_BYTES = 32 * 1024 * 1024
 class YouTubeLoader:
     def load(self, request: LoadRequest, *, on_progress: ProgressCallback) -> LoadResult:
         video_id = parse_video_id(request.url)
-        watch_page = _WatchPageRecorder()
-        snippets = _fetch_snippets(_session(watch_page), video_id)
+        watch_page = WatchPageRecorder()
+        snippets = fetch_snippets(transcript_session(watch_page), video_id)
         title = watch_page_title(watch_page.html) or request.title or video_id
         on_progress(LoadProgress(discovered=1, fetched=1))
         documents = [
@@ -153,7 +153,7 @@ def _read_capped(response: requests.Response) -> None:
     )
 
 
-class _WatchPageRecorder:
+class WatchPageRecorder:
     """Keeps the last watch page the library fetched, to read the title without a second GET."""
 
     def __init__(self) -> None:
@@ -164,7 +164,7 @@ class _WatchPageRecorder:
             self.html = response.text
 
 
-def _session(watch_page: _WatchPageRecorder) -> requests.Session:
+def transcript_session(watch_page: WatchPageRecorder) -> requests.Session:
     session = requests.Session()
     session.headers["User-Agent"] = settings.CRAWLER_USER_AGENT
     adapter = _YouTubeAdapter(
@@ -199,7 +199,7 @@ _NO_TRANSCRIPT_REASONS: Mapping[type[CouldNotRetrieveTranscript], str] = {
 _RETRYABLE = (IpBlocked, RequestBlocked, YouTubeRequestFailed)
 
 
-def _fetch_snippets(session: requests.Session, video_id: str) -> list[FetchedTranscriptSnippet]:
+def fetch_snippets(session: requests.Session, video_id: str) -> list[FetchedTranscriptSnippet]:
     api = YouTubeTranscriptApi(http_client=session)
     try:
         transcript = _choose_transcript(api.list(video_id), settings.YOUTUBE_TRANSCRIPT_LANGUAGES)

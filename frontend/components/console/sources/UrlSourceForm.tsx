@@ -12,8 +12,16 @@ import { addSource } from "@/lib/sources/api";
 import { PrivateCheckbox } from "./PrivateCheckbox";
 
 const COPY = {
-  youtube: { label: "YouTube video URL", placeholder: "https://www.youtube.com/watch?v=…" },
-  github_repo: { label: "GitHub repository URL", placeholder: "https://github.com/owner/repo" },
+  youtube: {
+    label: "YouTube video, playlist or channel URL",
+    placeholder: "https://www.youtube.com/watch?v=… or /playlist?list=… or /@channel",
+    hint: "A playlist or channel is one source that follows it: new videos are added and removed ones dropped at each re-sync.",
+  },
+  github_repo: {
+    label: "GitHub repository URL",
+    placeholder: "https://github.com/owner/repo",
+    hint: undefined,
+  },
 };
 
 interface UrlSourceFormProps {
@@ -22,7 +30,8 @@ interface UrlSourceFormProps {
   onAdded: () => void;
 }
 
-/** A YouTube video (its transcript) or a GitHub repository (its code and docs). */
+/** A YouTube video, playlist or channel (their transcripts) or a GitHub repository (its code
+ * and docs). */
 export function UrlSourceForm({ slug, type, onAdded }: UrlSourceFormProps) {
   const [url, setUrl] = useState("");
   const [branch, setBranch] = useState("");
@@ -45,7 +54,7 @@ export function UrlSourceForm({ slug, type, onAdded }: UrlSourceFormProps) {
 
   return (
     <form className={formStyles.form} onSubmit={submit} aria-label={`Add ${copy.label}`}>
-      <Field label={copy.label}>
+      <Field label={copy.label} hint={copy.hint}>
         {(c) => (
           <input
             {...c}

@@ -23,8 +23,8 @@ FINISHED = (DataSource.Status.SUCCESS, DataSource.Status.FAILED)
 
 class Command(BaseCommand):
     help = (
-        "Add a source (website, youtube, github_repo, text, faq, or a file: pdf, docx, pptx, "
-        "xlsx, csv, html, markdown, epub) and show its progress."
+        "Add a source (website, youtube: a video, playlist or channel URL, github_repo, text, "
+        "faq, or a file: pdf, docx, pptx, xlsx, csv, html, markdown, epub) and show its progress."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
