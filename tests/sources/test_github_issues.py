@@ -2,10 +2,12 @@
 eagerly, the connector talking to a loopback stand-in in GitHub's REST and GraphQL shapes, and
 the guru's vector store read back."""
 
+import io
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
 from pytest_django.fixtures import Settings
@@ -239,3 +241,17 @@ def test_bad_links_and_options_are_refused_at_once(admin_client: APIClient, guru
         response = add(admin_client, type="github_issues", url=url, options=options)
         assert response.status_code == 400, response.json()
         assert response.json()["code"] == "invalid_input"
+
+
+def test_add_source_reads_the_token_from_the_environment(
+    guru: Guru, github: FakeGitHubApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OG_TEST_GITHUB_TOKEN", TOKEN)
+    out = io.StringIO()
+    arguments = ["--token-env", "OG_TEST_GITHUB_TOKEN", "--state", "closed", "--no-discussions"]
+    call_command("add_source", SLUG, "github_issues", REPO, *arguments, stdout=out, stderr=out)
+    source = DataSource.objects.get(type="github_issues")
+    assert source.status == "SUCCESS", source.user_error
+    assert source.options == {"state": "closed", "labels": [], "since": "", "discussions": False}
+    assert TOKEN not in out.getvalue() and source.credential
+    assert CRASH_ANCHOR in _links(guru, source.pk)
