@@ -4,12 +4,14 @@ the guru's vector store read back."""
 
 import io
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
+from openguru.sources.selectors import sources_resync_due
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
@@ -255,3 +257,14 @@ def test_add_source_reads_the_token_from_the_environment(
     assert source.options == {"state": "closed", "labels": [], "since": "", "discussions": False}
     assert TOKEN not in out.getvalue() and source.credential
     assert CRASH_ANCHOR in _links(guru, source.pk)
+
+
+def test_beat_resyncs_issues_on_the_github_period(
+    admin_client: APIClient, guru: Guru, github: FakeGitHubApi, settings: Settings
+) -> None:
+    source_id = _add_issues(admin_client)["id"]
+    indexed = DataSource.objects.get(pk=source_id).last_indexed_at
+    assert indexed is not None
+    hours = timedelta(hours=settings.GITHUB_RESYNC_HOURS)
+    assert source_id not in sources_resync_due(now=indexed + hours - timedelta(minutes=1))
+    assert source_id in sources_resync_due(now=indexed + hours + timedelta(minutes=1))

@@ -89,9 +89,10 @@ def sources_summary_missing(*, now: datetime) -> list[int]:
 
 
 def sources_resync_due(*, now: datetime) -> list[int]:
-    """Indexed GitHub repositories and websites whose last indexing is older than their period."""
+    """Indexed GitHub repositories (code, issues) and websites whose last indexing is older than
+    their period."""
     github_due = Q(
-        type=DataSource.Type.GITHUB_REPO,
+        type__in=[DataSource.Type.GITHUB_REPO, DataSource.Type.GITHUB_ISSUES],
         last_indexed_at__lt=now - timedelta(hours=settings.GITHUB_RESYNC_HOURS),
     )
     website_due = Q(
