@@ -3,13 +3,17 @@ eagerly, the connector talking to a loopback stand-in in GitHub's REST and Graph
 the guru's vector store read back."""
 
 import io
+import zipfile
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from openguru.gurus.models import Guru
+from openguru.ops.backup_export import guru_export
+from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import sources_resync_due
 from pytest_django.fixtures import Settings
@@ -268,3 +272,16 @@ def test_beat_resyncs_issues_on_the_github_period(
     hours = timedelta(hours=settings.GITHUB_RESYNC_HOURS)
     assert source_id not in sources_resync_due(now=indexed + hours - timedelta(minutes=1))
     assert source_id in sources_resync_due(now=indexed + hours + timedelta(minutes=1))
+
+
+def test_an_export_leaves_the_token_out(
+    admin_client: APIClient, guru: Guru, github: FakeGitHubApi, tmp_path: Path
+) -> None:
+    source_id = _add_issues(admin_client)["id"]
+    stored = DataSource.objects.get(pk=source_id).credential
+    out = tmp_path / "guru.zip"
+    guru_export(guru=guru, out=out, store=get_vector_store())
+    with zipfile.ZipFile(out) as archive:
+        text = "".join(archive.read(name).decode(errors="replace") for name in archive.namelist())
+    assert stored not in text and TOKEN not in text
+    assert CRASH_ANCHOR in text  # the chunks are there
