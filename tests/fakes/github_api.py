@@ -75,6 +75,7 @@ class FakeGitHubApi(LoopbackServer):
         self.issues: dict[int, FakeIssue] = {}
         self.discussions: dict[int, FakeDiscussion] = {}
         self.page_size = 100  # GitHub's maximum; a test makes it small to see pagination
+        self.next_page_host = ""  # set: rel="next" links point at this origin instead
         self.fail_next: list[tuple[int, Mapping[str, str]]] = []
         self.requests: list[SeenRequest] = []
         self._listen(_Handler, host="127.0.0.1", port=0, api=self)
@@ -187,7 +188,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(200, rows[(page - 1) * size : page * size], headers)
 
     def _link(self, path: str, query: Mapping[str, str], page: int) -> str:
-        return f"{self.api.url}{path}?{urlencode({**query, 'page': page})}"
+        origin = self.api.next_page_host or self.api.url
+        return f"{origin}{path}?{urlencode({**query, 'page': page})}"
 
     # --- GraphQL ------------------------------------------------------------------------------
 

@@ -243,6 +243,7 @@ def test_bad_links_and_options_are_refused_at_once(admin_client: APIClient, guru
         ("https://gitlab.com/octo/guide", {}),
         ("https://github.com/octo", {}),
         (REPO, {"state": "merged"}),
+        (REPO, {"labels": 7}),
     ):
         response = add(admin_client, type="github_issues", url=url, options=options)
         assert response.status_code == 400, response.json()
@@ -285,3 +286,19 @@ def test_an_export_leaves_the_token_out(
         text = "".join(archive.read(name).decode(errors="replace") for name in archive.namelist())
     assert stored not in text and TOKEN not in text
     assert CRASH_ANCHOR in text  # the chunks are there
+
+
+def test_a_token_is_refused_for_a_source_that_takes_none(
+    admin_client: APIClient, guru: Guru
+) -> None:
+    response = add(admin_client, type="text", content="Some notes.", token=TOKEN)
+    assert response.status_code == 400 and response.json()["code"] == "invalid_input"
+
+
+def test_a_next_page_on_another_host_is_not_followed_with_the_token(
+    admin_client: APIClient, guru: Guru, github: FakeGitHubApi
+) -> None:
+    github.next_page_host = "http://127.0.0.2:9"  # a Link header pointing away from the API
+    detail = _add_issues(admin_client)
+    assert detail["status"] == "FAILED"
+    assert "another host" in detail["user_error"]

@@ -61,6 +61,8 @@ def source_create(
     """`token`: a connector's credential (GitHub issues), stored encrypted, never shown again."""
     url = validate_source_input(type=type, url=url, content=content, crawl_mode=crawl_mode)
     options = validate_source_options(type=type, options=options or {})
+    if token.strip() and type != DataSource.Type.GITHUB_ISSUES:
+        raise DomainError(ErrorCode.INVALID_INPUT, "Only a github_issues source takes a token.")
     if not url:  # text and FAQ sources have no address of their own
         url = f"{type}://{uuid.uuid4().hex}"
     source = DataSource(

@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -55,6 +56,11 @@ class ApiClient:
             following = response.links.get("next", {}).get("url")
             if not following:
                 return
+            if urlsplit(following)[:2] != urlsplit(self._base_url)[:2]:
+                # The token goes with every request: never to another host than the API's.
+                raise DomainError(
+                    ErrorCode.FETCH_FAILED, f"{self._service} sent a next page on another host."
+                )
             response = self._send("GET", following)
 
     def _url(self, path: str) -> str:
