@@ -236,6 +236,9 @@ def test_a_search_hit_cites_the_exact_comment(
     )
     assert found.status_code == 200, found.json()
     assert CRASH_ANCHOR in found.content.decode()
+    listed = APIClient().get(f"/api/v1/{SLUG}/data-sources/", HTTP_X_API_KEY=key)
+    assert listed.status_code == 200 and '"GITHUB_ISSUES"' in listed.content.decode()
+    assert TOKEN not in listed.content.decode()
 
 
 def test_bad_links_and_options_are_refused_at_once(admin_client: APIClient, guru: Guru) -> None:
