@@ -1,6 +1,7 @@
 """The console's GitHub issues form in Chromium against the real backend and the loopback
 GitHub stand-in: an admin adds a repository's closed bug issues with a token, watches it index,
-and the token never comes back to the page. Indexed by the eager Celery of the test settings."""
+replaces the token with a wrong one and sees the run fail with why; no token comes back to the
+page. Indexed by the eager Celery of the test settings."""
 
 from collections.abc import Iterator
 
@@ -62,13 +63,24 @@ def test_an_admin_adds_closed_bug_issues_with_a_token(
         view.axe("github-issues")
         page.get_by_role("button", name="Add source").click()
         page.locator("tr[data-status=SUCCESS]").wait_for(timeout=SLOW_MS)
-        return {"html": page.content(), "row": page.locator("tr[data-status=SUCCESS]").inner_text()}
+        added = {
+            "html": page.content(),
+            "row": page.locator("tr[data-status=SUCCESS]").inner_text(),
+        }
+        # A wrong token in its place: the run fails and says why; the token is not shown back.
+        page.get_by_text("Replace token").click()
+        page.get_by_label("New token for https://github.com/octo/guide").fill("github_pat_wrong")
+        page.get_by_role("button", name="Save token").click()
+        page.locator("tr[data-status=FAILED]").wait_for(timeout=SLOW_MS)
+        return {**added, "failed": page.locator("tr[data-status=FAILED]").inner_text()}
 
     seen = console.browser.run(add_issues, timeout=400)
     assert TOKEN not in seen["html"]
+    assert "401" in seen["failed"] and "github_pat_wrong" not in seen["failed"]
     assert "GitHub issues" in seen["row"]
     source = DataSource.objects.get(guru__slug=SLUG)
-    assert (source.type, source.status) == ("github_issues", "SUCCESS")
+    # Added and indexed, then failed on the wrong token with its chunks kept.
+    assert (source.type, source.status, source.chunk_count) == ("github_issues", "FAILED", 2)
     assert source.options["state"] == "closed" and source.options["labels"] == ["bug"]
     assert source.credential and TOKEN not in source.credential
     assert {r.path for r in github.requests if r.path.endswith("/comments")} == {
