@@ -82,6 +82,10 @@ def github(settings: Settings) -> Iterator[FakeGitHubApi]:
                 FakeComment(701, "Run the rotate-keys command weekly.", is_answer=True),
             ],
         )
+        for number in (8, 9):  # older discussions, on the second page of GraphQL's answer
+            server.discussions[number] = FakeDiscussion(
+                number, f"Old question {number}", f"Body of question {number}.", "2024-06-01"
+            )
         server.page_size = 2  # every listing spans pages
         settings.GITHUB_API_URL = server.url
         settings.CONNECTOR_RETRY_AFTER_MAX_SECONDS = 5
@@ -125,6 +129,7 @@ def test_first_sync_reads_issues_comments_and_discussions_linked_to_each_comment
     ]
     assert pages == [None, "2"]  # the Link header's rel="next" was followed
     assert all(r.authorization == f"Bearer {TOKEN}" for r in github.requests)
+    assert len(github.requests_to("/graphql")) == 2 and f"{REPO}/discussions/9" in links
     stored = DataSource.objects.get(pk=detail["id"]).credential
     assert stored and TOKEN not in stored  # encrypted at rest
 
