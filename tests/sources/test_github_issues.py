@@ -252,6 +252,7 @@ def test_bad_links_and_options_are_refused_at_once(admin_client: APIClient, guru
         ("https://github.com/octo", {}),
         (REPO, {"state": "merged"}),
         (REPO, {"labels": 7}),
+        (REPO, {"since": "last tuesday"}),
     ):
         response = add(admin_client, type="github_issues", url=url, options=options)
         assert response.status_code == 400, response.json()
@@ -310,3 +311,16 @@ def test_a_next_page_on_another_host_is_not_followed_with_the_token(
     detail = _add_issues(admin_client)
     assert detail["status"] == "FAILED"
     assert "another host" in detail["user_error"]
+
+
+def test_since_keeps_items_updated_since_that_day(
+    admin_client: APIClient, guru: Guru, github: FakeGitHubApi
+) -> None:
+    detail = _add_issues(admin_client, options={"since": "2025-02-15"})
+    assert detail["status"] == "SUCCESS", detail
+    assert DataSource.objects.get(pk=detail["id"]).options["since"] == "2025-02-15T00:00:00Z"
+    sent = {r.query.get("since") for r in github.requests if r.path.endswith("/issues")}
+    assert sent == {"2025-02-15T00:00:00Z"}
+    links = _links(guru, detail["id"])
+    assert CRASH_ANCHOR in links and f"{REPO}/discussions/7" in links
+    assert not any("/issues/2" in link or "/discussions/9" in link for link in links)

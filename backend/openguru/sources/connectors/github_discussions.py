@@ -2,7 +2,7 @@
 100 each), each comment marked when it is the accepted answer."""
 
 from collections.abc import Iterator, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from openguru.core.errors import DomainError, ErrorCode
@@ -76,7 +76,7 @@ def _wanted(node: Mapping[str, Any], options: Mapping[str, Any]) -> bool:
 
 def _instant(value: str) -> datetime:
     parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.now().astimezone().tzinfo)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def discussion_documents(node: Mapping[str, Any], *, repo: str, private: bool) -> list[Document]:

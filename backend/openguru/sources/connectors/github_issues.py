@@ -12,6 +12,7 @@ Options: `state` ("all", "open" or "closed"), `labels` (every one must be on the
 """
 
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -53,13 +54,26 @@ def options_checked(options: Mapping[str, Any]) -> dict[str, Any]:
         labels = [label.strip() for label in labels.split(",")]
     if not isinstance(labels, list) or not all(isinstance(label, str) for label in labels):
         raise DomainError(ErrorCode.INVALID_INPUT, "labels is a list of label names.")
-    since = str(options.get("since") or "")
     return {
         "state": state,
         "labels": [label for label in labels if label],
-        "since": since,
+        "since": _since(str(options.get("since") or "").strip()),
         "discussions": bool(options.get("discussions", True)),
     }
+
+
+def _since(value: str) -> str:
+    """The `since` option as GitHub wants it (YYYY-MM-DDTHH:MM:SSZ, UTC); "" for none."""
+    if not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise DomainError(
+            ErrorCode.INVALID_INPUT, "since is a date such as 2025-01-31 (or a full ISO time)."
+        ) from None
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class GitHubIssuesConnector:
