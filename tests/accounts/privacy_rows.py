@@ -93,6 +93,7 @@ ROWS: list[tuple[str, str, str, Any, str, str]] = [
     ("delete", "/api/gurus/{slug}/sources/{source_id}/", f"{G}/sources/999/", None, "manage", "api"),
     ("get", "/api/gurus/{slug}/sources/{source_id}/", f"{G}/sources/999/", None, "manage", "api"),
     ("post", "/api/gurus/{slug}/sources/{source_id}/reindex/", f"{G}/sources/999/reindex/", None, "manage", "api"),
+    ("put", "/api/gurus/{slug}/sources/{source_id}/token/", f"{G}/sources/999/token/", {"token": ""}, "manage", "api"),
     ("get", "/api/gurus/{slug}/widget-ids/", f"{G}/widget-ids/", None, "manage", "api"),
     ("post", "/api/gurus/{slug}/widget-ids/", f"{G}/widget-ids/", {"domain_pattern": "*"}, "manage", "api"),
     ("delete", "/api/gurus/{slug}/widget-ids/{widget_id}/", f"{G}/widget-ids/999/", None, "manage", "api"),

@@ -44,6 +44,8 @@ ROWS: list[tuple[str, str, str, Any, str]] = [
      "/api/gurus/python/sources/999/", None, "manage"),
     ("api/gurus/<slug:slug>/sources/<int:source_id>/reindex/", "post",
      "/api/gurus/python/sources/999/reindex/", None, "manage"),
+    ("api/gurus/<slug:slug>/sources/<int:source_id>/token/", "put",
+     "/api/gurus/python/sources/999/token/", {"token": ""}, "manage"),
     ("api/gurus/<slug:slug>/questions/<int:question_id>/trace/", "get",
      "/api/gurus/python/questions/999/trace/", None, "manage"),
     ("api/gurus/<slug:slug>/refusals/<int:refusal_id>/trace/", "get",

@@ -27,6 +27,12 @@ YOUTUBE_DATA_API_URL = env.str(
 YOUTUBE_LIST_MAX_VIDEOS = env.int("YOUTUBE_LIST_MAX_VIDEOS", default=500)
 YOUTUBE_LIST_MAX_RETRIES = env.int("YOUTUBE_LIST_MAX_RETRIES", default=3)
 
+# GitHub's REST and GraphQL API (issues and discussions sources); tests point it at a stand-in.
+GITHUB_API_URL = env.str("GITHUB_API_URL", default="https://api.github.com")
+# Connectors: retries of a rate-limited or failing request, and the longest Retry-After obeyed.
+CONNECTOR_MAX_RETRIES = env.int("CONNECTOR_MAX_RETRIES", default=4)
+CONNECTOR_RETRY_AFTER_MAX_SECONDS = env.float("CONNECTOR_RETRY_AFTER_MAX_SECONDS", default=120.0)
+
 GITHUB_MAX_FILE_BYTES = env.int("GITHUB_MAX_FILE_BYTES", default=10 * 1024 * 1024)
 GITHUB_CODE_EXTENSIONS = env.list(
     "GITHUB_CODE_EXTENSIONS",

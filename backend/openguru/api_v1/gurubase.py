@@ -9,6 +9,7 @@ SOURCE_TYPES = {
     DataSource.Type.PDF: "PDF",
     DataSource.Type.YOUTUBE: "YOUTUBE",
     DataSource.Type.GITHUB_REPO: "GITHUB_REPO",
+    DataSource.Type.GITHUB_ISSUES: "GITHUB_ISSUES",
     DataSource.Type.TEXT: "TEXT",
     DataSource.Type.FAQ: "FAQ",
     # Uploaded files beyond PDFs, named as the PDF type is: the format in capitals.

@@ -1,30 +1,6 @@
-"""Bot tokens and signing secrets at rest: Fernet (AES + HMAC) under a key derived from
-INTEGRATION_ENCRYPTION_KEY, or from SECRET_KEY when that is empty."""
+"""The doors' secrets at rest: the one implementation is `core/crypto.py`, which data sources'
+credentials use too (a layer below the doors)."""
 
-import base64
-import hashlib
+from openguru.core.crypto import secret_decrypt, secret_encrypt
 
-from cryptography.fernet import Fernet, InvalidToken
-from django.conf import settings
-
-
-def _fernet() -> Fernet:
-    secret = settings.INTEGRATION_ENCRYPTION_KEY or settings.SECRET_KEY
-    # Any string will do as the setting: its digest is the 32-byte key Fernet wants.
-    digest = hashlib.sha256(b"openguru-integrations:" + secret.encode()).digest()
-    return Fernet(base64.urlsafe_b64encode(digest))
-
-
-def secret_encrypt(plain: str) -> str:
-    return _fernet().encrypt(plain.encode()).decode() if plain else ""
-
-
-def secret_decrypt(stored: str) -> str:
-    """The plain secret; "" when none is stored or when it was encrypted under another key
-    (the encryption key changed): the integration then needs its token again."""
-    if not stored:
-        return ""
-    try:
-        return _fernet().decrypt(stored.encode()).decode()
-    except InvalidToken:
-        return ""
+__all__ = ["secret_decrypt", "secret_encrypt"]

@@ -2,7 +2,8 @@
 widget ids), its sources' chunks and uploaded files. No vectors: an import embeds the chunks
 again through the indexing path, so the archive does not depend on the vector store or on the
 embedding model. Integrations are left out: their tokens are encrypted with this deployment's
-key, and each holds an API key of its own (set them up again after an import)."""
+key, and each holds an API key of its own (set them up again after an import). For the same
+reason a source's token is left out: add it again after an import."""
 
 import json
 import shutil
@@ -52,6 +53,10 @@ class _Encoder(DjangoJSONEncoder):
         return super().default(o)
 
 
+def _without_credential(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "fields": {**row["fields"], "credential": ""}}
+
+
 def file_entry(source_pk: int, name: str) -> str:
     return f"files/{source_pk}/{PurePath(name).name}"
 
@@ -73,7 +78,7 @@ def guru_export(*, guru: Guru, out: Path, store: VectorStore) -> ExportSummary:
         "format": FORMAT,
         "version": VERSION,
         "guru": rows([guru])[0],
-        "sources": rows(sources),
+        "sources": [_without_credential(row) for row in rows(sources)],
         "chunks": chunks,
         "binges": rows(binges),
         # Binge owners by name: user ids differ between databases.

@@ -12,6 +12,7 @@ from openguru.sources.selectors import source_get, source_list
 from openguru.sources.services import (
     source_create,
     source_create_upload,
+    source_credential_replace,
     source_delete,
     source_reindex,
 )
@@ -45,6 +46,12 @@ class SourceOutput(serializers.ModelSerializer):
     )
     progress = IndexStatsField(read_only=True, help_text="While it runs; {} before.")
     last_result = IndexStatsField(read_only=True, help_text="The last finished run; {} before.")
+    has_token = serializers.SerializerMethodField(
+        help_text="Whether a token is stored for this source (the token itself is never sent)."
+    )
+
+    def get_has_token(self, source: DataSource) -> bool:
+        return bool(source.credential)
 
     class Meta:
         model = DataSource
@@ -61,6 +68,7 @@ class SourceOutput(serializers.ModelSerializer):
             "progress",
             "last_result",
             "chunk_count",
+            "has_token",
             "last_indexed_at",
             "reindex_count",
             "created_at",
@@ -83,6 +91,7 @@ SOURCE_EXAMPLE = OpenApiExample(
         "progress": {},
         "last_result": {},
         "chunk_count": 0,
+        "has_token": False,
         "last_indexed_at": None,
         "reindex_count": 0,
         "created_at": "2025-01-01T12:00:00Z",
@@ -103,6 +112,14 @@ class SourceListApi(APIView):
         )
         options = serializers.DictField(required=False)
         private = serializers.BooleanField(required=False, default=False)
+        token = serializers.CharField(
+            max_length=500,
+            required=False,
+            allow_blank=True,
+            write_only=True,
+            help_text="github_issues: a GitHub token (optional for a public repository's "
+            "issues; discussions need one). Stored encrypted, never returned.",
+        )
 
     class UploadSerializer(serializers.Serializer):
         file = serializers.FileField()
@@ -134,6 +151,16 @@ class SourceListApi(APIView):
                     "url": "https://docs.python.org/3/tutorial/",
                     "crawl_mode": "crawl",
                     "options": {"max_pages": 200},
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "github_issues",
+                value={
+                    "type": "github_issues",
+                    "url": "https://github.com/octo-org/octo-repo",
+                    "options": {"state": "closed", "labels": ["bug"], "since": "2025-01-01"},
+                    "token": "github_pat_...",
                 },
                 request_only=True,
             ),
@@ -198,4 +225,24 @@ class SourceReindexApi(APIView):
     )
     def post(self, request: Request, slug: str, source_id: int) -> Response:
         source = source_reindex(source=source_get(guru=guru_get(slug=slug), source_id=source_id))
+        return Response(SourceOutput(source).data, status=status.HTTP_202_ACCEPTED)
+
+
+class SourceTokenApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        token = serializers.CharField(max_length=500, allow_blank=True, write_only=True)
+
+    @extend_schema(
+        operation_id="source_token_replace",
+        tags=["sources"],
+        summary='Replace a source\'s token ("" removes it) and sync again',
+        request=InputSerializer,
+        responses={202: SourceOutput, **errors(400, 401, 403, 404)},
+        examples=[SOURCE_EXAMPLE],
+    )
+    def put(self, request: Request, slug: str, source_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        source = source_get(guru=guru_get(slug=slug), source_id=source_id)
+        source = source_credential_replace(source=source, token=data.validated_data["token"])
         return Response(SourceOutput(source).data, status=status.HTTP_202_ACCEPTED)

@@ -19,6 +19,7 @@ class DataSource(TimeStampedModel):
         PDF = "pdf"
         YOUTUBE = "youtube"
         GITHUB_REPO = "github_repo"
+        GITHUB_ISSUES = "github_issues"  # issues and discussions of a repository
         TEXT = "text"
         FAQ = "faq"
         # Uploaded files beyond PDFs (file_kinds.py): each its own type, handled as PDFs are.
@@ -50,6 +51,8 @@ class DataSource(TimeStampedModel):
     options = models.JSONField(default=dict, blank=True)  # crawl depth/limits, include/exclude, ...
     crawl_mode = models.CharField(max_length=16, choices=CrawlMode.choices, default="single")
     private = models.BooleanField(default=False)
+    # A connector's token (GitHub issues), encrypted (`core/crypto.py`); never sent back out.
+    credential = models.TextField(blank=True, default="")
 
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.NOT_PROCESSED, db_index=True

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from openguru.core.crypto import secret_decrypt
 from openguru.core.disk import INDEXING, disk_full_cause, disk_full_error, ingest_disk_check
 from openguru.core.errors import DATABASE_DOWN, DomainError, TransientError
 from openguru.core.metrics import ingestion_failure_record, ingestion_record
@@ -19,6 +20,7 @@ from openguru.providers.embeddings.base import Embedder
 from openguru.providers.llm.factory import llm_configured
 from openguru.providers.vectorstore.base import VectorStore
 from openguru.sources.claims import Claim, claim_heartbeat, source_claim, source_release
+from openguru.sources.connectors.registry import connector_loader_for
 from openguru.sources.indexing import IndexStats, IndexTarget, index_source
 from openguru.sources.loaders.base import LoadRequest
 from openguru.sources.loaders.registry import loader_for
@@ -46,6 +48,7 @@ def _load_request(source: DataSource) -> LoadRequest:
         crawl_mode=source.crawl_mode,
         options=source.options,
         private=source.private,
+        credential=secret_decrypt(source.credential),
         fetch_state=source.fetch_state,
     )
 
@@ -83,7 +86,7 @@ def source_process(
             stats, fetch_state = index_source(
                 request=_load_request(source),
                 target=IndexTarget(guru.collection_name, guru.embedding_dimension, source.pk),
-                loader=loader_for(source.type),
+                loader=connector_loader_for(source.type) or loader_for(source.type),
                 embedder=embedder,
                 store=store,
                 on_progress=_progress_sink(source_id, token),

@@ -101,10 +101,11 @@ YOUTUBE_COLLECTION_URL = r"^https?://[^/]*youtube\.com/(playlist\?|channel/|user
 
 
 def sources_resync_due(*, now: datetime) -> list[int]:
-    """Indexed GitHub repositories, websites and YouTube playlists and channels whose last
-    indexing is older than their period (a single video does not change: it is not resynced)."""
+    """Indexed GitHub repositories (code, issues), websites and YouTube playlists and channels
+    whose last indexing is older than their period (a single video does not change: it is not
+    resynced)."""
     github_due = Q(
-        type=DataSource.Type.GITHUB_REPO,
+        type__in=[DataSource.Type.GITHUB_REPO, DataSource.Type.GITHUB_ISSUES],
         last_indexed_at__lt=now - timedelta(hours=settings.GITHUB_RESYNC_HOURS),
     )
     website_due = Q(

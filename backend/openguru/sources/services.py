@@ -11,6 +11,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from openguru.core.audit.services import audit_fields, audit_record
+from openguru.core.crypto import secret_encrypt
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.task_send import task_send
 from openguru.gurus.models import Guru
@@ -19,7 +20,11 @@ from openguru.sources.models import DataSource
 from openguru.sources.routing import SOURCE_TASK
 from openguru.sources.signals import sources_changed
 from openguru.sources.uploads import upload_store
-from openguru.sources.validation import validate_source_input, validate_upload
+from openguru.sources.validation import (
+    validate_source_input,
+    validate_source_options,
+    validate_upload,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -51,8 +56,13 @@ def source_create(
     crawl_mode: str = "single",
     options: dict[str, Any] | None = None,
     private: bool = False,
+    token: str = "",
 ) -> DataSource:
+    """`token`: a connector's credential (GitHub issues), stored encrypted, never shown again."""
     url = validate_source_input(type=type, url=url, content=content, crawl_mode=crawl_mode)
+    options = validate_source_options(type=type, options=options or {})
+    if token.strip() and type != DataSource.Type.GITHUB_ISSUES:
+        raise DomainError(ErrorCode.INVALID_INPUT, "Only a github_issues source takes a token.")
     if not url:  # text and FAQ sources have no address of their own
         url = f"{type}://{uuid.uuid4().hex}"
     source = DataSource(
@@ -62,8 +72,9 @@ def source_create(
         title=title,
         content=content,
         crawl_mode=crawl_mode,
-        options=options or {},
+        options=options,
         private=private,
+        credential=secret_encrypt(token.strip()),
     )
     return _save_new(source)
 
@@ -115,6 +126,15 @@ def _audit(
         before=before,
         after=after,
     )
+
+
+def source_credential_replace(*, source: DataSource, token: str) -> DataSource:
+    """Put a new token in place (or none: "") and sync again with it."""
+    source.credential = secret_encrypt(token.strip())
+    source.save(update_fields=["credential", "updated_at"])
+    # The audit row says the token changed, never what it is.
+    _audit("source.credential_replace", source, after={"token_set": bool(token.strip())})
+    return source_reindex(source=source)
 
 
 def source_reindex(*, source: DataSource) -> DataSource:

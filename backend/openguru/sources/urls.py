@@ -1,6 +1,6 @@
 from django.urls import path
 
-from openguru.sources.apis import SourceDetailApi, SourceListApi, SourceReindexApi
+from openguru.sources.apis import SourceDetailApi, SourceListApi, SourceReindexApi, SourceTokenApi
 
 urlpatterns = [
     path("gurus/<slug:slug>/sources/", SourceListApi.as_view(), name="source-list"),
@@ -13,5 +13,10 @@ urlpatterns = [
         "gurus/<slug:slug>/sources/<int:source_id>/reindex/",
         SourceReindexApi.as_view(),
         name="source-reindex",
+    ),
+    path(
+        "gurus/<slug:slug>/sources/<int:source_id>/token/",
+        SourceTokenApi.as_view(),
+        name="source-token",
     ),
 ]

@@ -1,12 +1,14 @@
 """Checks on what an admin submits, before anything is stored or queued."""
 
 import re
+from typing import Any
 from urllib.parse import urlparse
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.sources.connectors.github_issues import options_checked, repository_of
 from openguru.sources.file_kinds import UPLOADABLE, FileKind, file_kind_for_name, file_kind_for_type
 from openguru.sources.loaders.ssrf import check_url
 from openguru.sources.models import DataSource
@@ -46,6 +48,9 @@ def validate_source_input(*, type: str, url: str, content: str, crawl_mode: str)
         raise DomainError(ErrorCode.INVALID_INPUT, f"Upload the {kind.label} as a file.")
     if type == DataSource.Type.GITHUB_REPO:
         return _require_repo_url(url)
+    if type == DataSource.Type.GITHUB_ISSUES:
+        owner, name = repository_of(url)
+        return f"https://github.com/{owner}/{name}"
     checked = _require_http_url(url)
     if type == DataSource.Type.YOUTUBE and not _YOUTUBE.match(urlparse(checked).netloc):
         raise DomainError(
@@ -78,3 +83,10 @@ def validate_upload(upload: UploadedFile) -> FileKind:
         what = "PDFs" if pdf else "Files"
         raise DomainError(ErrorCode.FILE_TOO_LARGE, f"{what} may be at most {limit_mb:g} MB.")
     return kind
+
+
+def validate_source_options(*, type: str, options: dict[str, Any]) -> dict[str, Any]:
+    """A connector's options as it reads them (a wrong one refused now, not at sync time)."""
+    if type == DataSource.Type.GITHUB_ISSUES:
+        return options_checked(options)
+    return options

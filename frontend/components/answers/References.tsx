@@ -13,6 +13,7 @@ const ICONS: Record<string, { symbol: string; label: string }> = {
   faq: { symbol: "FAQ", label: "FAQ" },
   website: { symbol: "WEB", label: "Web page" },
   github_repo: { symbol: "CODE", label: "GitHub repository" },
+  github_issues: { symbol: "ISSUE", label: "GitHub issue or discussion" },
 };
 
 export function sourceKind(type: string): { symbol: string; label: string } {

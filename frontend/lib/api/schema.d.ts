@@ -815,6 +815,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/gurus/{slug}/sources/{source_id}/token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a source's token ("" removes it) and sync again */
+        put: operations["source_token_replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gurus/{slug}/widget-ids/": {
         parameters: {
             query?: never;
@@ -2958,6 +2975,8 @@ export interface components {
             /** @default false */
             private?: boolean;
             title?: string;
+            /** @description github_issues: a GitHub token (optional for a public repository's issues; discussions need one). Stored encrypted, never returned. */
+            token?: string;
             type: components["schemas"]["SourceTypeEnum"];
             url?: string;
         };
@@ -2974,6 +2993,8 @@ export interface components {
             crawl_mode: components["schemas"]["CrawlModeEnum"];
             /** Format: date-time */
             readonly created_at: string;
+            /** @description Whether a token is stored for this source (the token itself is never sent). */
+            readonly has_token: boolean;
             readonly id: number;
             /** Format: date-time */
             last_indexed_at: string | null;
@@ -3008,6 +3029,9 @@ export interface components {
             /** @description website, pdf, youtube, github_repo, text or faq. */
             type: string;
         };
+        SourceTokenRequest: {
+            token: string;
+        };
         SourceTotals: {
             by_type: components["schemas"]["SourceCount"][];
             /** @description Up to 20 indexed public sources, by title: what the guru knows. */
@@ -3019,6 +3043,7 @@ export interface components {
          *     * `pdf` - Pdf
          *     * `youtube` - Youtube
          *     * `github_repo` - Github Repo
+         *     * `github_issues` - Github Issues
          *     * `text` - Text
          *     * `faq` - Faq
          *     * `docx` - Docx
@@ -3030,7 +3055,7 @@ export interface components {
          *     * `epub` - Epub
          * @enum {string}
          */
-        SourceTypeEnum: "website" | "pdf" | "youtube" | "github_repo" | "text" | "faq" | "docx" | "pptx" | "xlsx" | "csv" | "html" | "markdown" | "epub";
+        SourceTypeEnum: "website" | "pdf" | "youtube" | "github_repo" | "github_issues" | "text" | "faq" | "docx" | "pptx" | "xlsx" | "csv" | "html" | "markdown" | "epub";
         TokenInputRequest: {
             token: string;
         };
@@ -3070,6 +3095,7 @@ export interface components {
          *     * `DOCX` - DOCX
          *     * `EPUB` - EPUB
          *     * `FAQ` - FAQ
+         *     * `GITHUB_ISSUES` - GITHUB_ISSUES
          *     * `GITHUB_REPO` - GITHUB_REPO
          *     * `HTML` - HTML
          *     * `MARKDOWN` - MARKDOWN
@@ -3081,7 +3107,7 @@ export interface components {
          *     * `YOUTUBE` - YOUTUBE
          * @enum {string}
          */
-        V1SourceTypeEnum: "CSV" | "DOCX" | "EPUB" | "FAQ" | "GITHUB_REPO" | "HTML" | "MARKDOWN" | "PDF" | "PPTX" | "TEXT" | "WEBSITE" | "XLSX" | "YOUTUBE";
+        V1SourceTypeEnum: "CSV" | "DOCX" | "EPUB" | "FAQ" | "GITHUB_ISSUES" | "GITHUB_REPO" | "HTML" | "MARKDOWN" | "PDF" | "PPTX" | "TEXT" | "WEBSITE" | "XLSX" | "YOUTUBE";
         /**
          * @description * `supported` - supported
          *     * `partly` - partly
@@ -5920,6 +5946,70 @@ export interface operations {
             };
             /** @description It exists already. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    source_token_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SourceTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SourceTokenRequest"];
+                "multipart/form-data": components["schemas"]["SourceTokenRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,6 +26,11 @@ export async function reindexSource(slug: string, id: number): Promise<void> {
   await apiRequest(`${sourcesPath(slug)}${id}/reindex/`, { method: "POST" });
 }
 
+/** A connector's token: replaced ("" removes it), then the source syncs again. */
+export async function replaceSourceToken(slug: string, id: number, token: string): Promise<void> {
+  await apiRequest(`${sourcesPath(slug)}${id}/token/`, { method: "PUT", json: { token } });
+}
+
 export async function deleteSource(slug: string, id: number): Promise<void> {
   await apiRequest(`${sourcesPath(slug)}${id}/`, { method: "DELETE" });
 }

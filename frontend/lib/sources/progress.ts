@@ -7,6 +7,7 @@ type Words = [one: string, many: string];
 const FETCHED: Partial<Record<Source["type"], Words>> = {
   website: ["page", "pages"],
   github_repo: ["file", "files"],
+  github_issues: ["issue or discussion", "issues and discussions"],
 };
 
 export function counted(n: number, [one, many]: Words): string {

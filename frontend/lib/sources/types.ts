@@ -20,6 +20,7 @@ export const SOURCE_TYPE_LABELS: Record<SourceType, string> = {
   pdf: "PDF",
   youtube: "YouTube",
   github_repo: "GitHub",
+  github_issues: "GitHub issues",
   text: "Text",
   faq: "FAQ",
   docx: "Word",

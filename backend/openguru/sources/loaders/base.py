@@ -33,6 +33,7 @@ class LoadRequest:
     crawl_mode: str = "single"  # website: single | crawl | sitemap
     options: Mapping[str, Any] = field(default_factory=dict)
     private: bool = False
+    credential: str = ""  # a connector's token, decrypted; never logged or stored in results
     # Conditional-GET state from the previous run: {url: {"etag", "last_modified", "hash"}}.
     fetch_state: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 

@@ -7,6 +7,7 @@ import formStyles from "@/components/console/ui/forms.module.css";
 
 import { FaqForm } from "./FaqForm";
 import { FileUpload } from "./FileUpload";
+import { GitHubIssuesForm } from "./GitHubIssuesForm";
 import { TextSourceForm } from "./TextSourceForm";
 import { UrlSourceForm } from "./UrlSourceForm";
 import { WebsiteForm } from "./WebsiteForm";
@@ -17,6 +18,7 @@ const KINDS = [
   { value: "files", label: "Other files" },
   { value: "youtube", label: "YouTube" },
   { value: "github_repo", label: "GitHub" },
+  { value: "github_issues", label: "GitHub issues" },
   { value: "text", label: "Text" },
   { value: "faq", label: "FAQ" },
 ] as const;
@@ -49,6 +51,7 @@ export function AddSource({ slug, onAdded }: AddSourceProps) {
       {kind === "pdf" || kind === "files" ? <FileUpload key={kind} {...props} kind={kind} /> : null}
       {kind === "youtube" ? <UrlSourceForm {...props} type="youtube" /> : null}
       {kind === "github_repo" ? <UrlSourceForm {...props} type="github_repo" /> : null}
+      {kind === "github_issues" ? <GitHubIssuesForm {...props} /> : null}
       {kind === "text" ? <TextSourceForm {...props} /> : null}
       {kind === "faq" ? <FaqForm {...props} /> : null}
     </>

@@ -3,6 +3,7 @@ import table from "@/components/console/ui/table.module.css";
 import { SOURCE_TYPE_LABELS, type Source } from "@/lib/sources/types";
 
 import { SourceStatus } from "./SourceStatus";
+import { TokenReplace } from "./TokenReplace";
 
 export function sourceName(source: Source): string {
   return source.title || source.url;
@@ -13,12 +14,14 @@ function isWebAddress(url: string): boolean {
 }
 
 interface SourceRowProps {
+  slug: string;
   source: Source;
   selected: boolean;
   onSelect: (selected: boolean) => void;
+  onChanged: () => void;
 }
 
-export function SourceRow({ source, selected, onSelect }: SourceRowProps) {
+export function SourceRow({ slug, source, selected, onSelect, onChanged }: SourceRowProps) {
   const name = sourceName(source);
   return (
     <tr data-source-id={source.id} data-status={source.status}>
@@ -44,6 +47,15 @@ export function SourceRow({ source, selected, onSelect }: SourceRowProps) {
             {" "}
             <Badge tone="off">private</Badge>
           </>
+        ) : null}
+        {source.type === "github_issues" ? (
+          <TokenReplace
+            slug={slug}
+            sourceId={source.id}
+            name={name}
+            hasToken={source.has_token}
+            onReplaced={onChanged}
+          />
         ) : null}
       </td>
       <td data-label="Status">

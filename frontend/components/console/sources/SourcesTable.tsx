@@ -68,6 +68,8 @@ export function SourcesTable({ slug, sources, onChanged }: SourcesTableProps) {
             {sources.map((source) => (
               <SourceRow
                 key={source.id}
+                slug={slug}
+                onChanged={onChanged}
                 source={source}
                 selected={picked.has(source.id)}
                 onSelect={(on) => select(source.id, on)}

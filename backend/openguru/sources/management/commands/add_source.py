@@ -1,5 +1,6 @@
 """Add a source to a guru and follow its progress in the terminal."""
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from openguru.core.errors import DomainError
+from openguru.gurus.models import Guru
 from openguru.gurus.selectors import guru_get
 from openguru.providers.embeddings.factory import get_embedder
 from openguru.providers.vectorstore.factory import get_vector_store
@@ -23,8 +25,9 @@ FINISHED = (DataSource.Status.SUCCESS, DataSource.Status.FAILED)
 
 class Command(BaseCommand):
     help = (
-        "Add a source (website, youtube: a video, playlist or channel URL, github_repo, text, "
-        "faq, or a file: pdf, docx, pptx, xlsx, csv, html, markdown, epub) and show its progress."
+        "Add a source (website, youtube: a video, playlist or channel URL, github_repo, "
+        "github_issues, text, faq, or a file: pdf, docx, pptx, xlsx, csv, html, markdown, epub) "
+        "and show its progress."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -37,6 +40,16 @@ class Command(BaseCommand):
         mode.add_argument("--crawl", action="store_true", help="crawl the site from the URL")
         mode.add_argument("--sitemap", action="store_true", help="read the URL as a sitemap")
         parser.add_argument("--max-pages", type=int, default=0)
+        issues = parser.add_argument_group("github_issues")
+        issues.add_argument(
+            "--token-env",
+            default="",
+            help="the environment variable holding the GitHub token (never on the command line)",
+        )
+        issues.add_argument("--state", choices=["all", "open", "closed"], default="all")
+        issues.add_argument("--labels", default="", help="comma-separated; an item needs all")
+        issues.add_argument("--since", default="", help="ISO date: only items updated since")
+        issues.add_argument("--no-discussions", action="store_true")
         parser.add_argument(
             "--inline", action="store_true", help="index in this process instead of a worker"
         )
@@ -73,6 +86,8 @@ class Command(BaseCommand):
         if kind in (DataSource.Type.TEXT, DataSource.Type.FAQ):
             content = Path(target).read_text(encoding="utf-8")
             return source_create(guru=guru, type=kind, content=content, title=options["title"])
+        if kind == DataSource.Type.GITHUB_ISSUES:
+            return self._create_issues(guru, target, options)
         crawl_mode = "crawl" if options["crawl"] else "sitemap" if options["sitemap"] else "single"
         extra = {"max_pages": options["max_pages"]} if options["max_pages"] else {}
         return source_create(
@@ -82,6 +97,27 @@ class Command(BaseCommand):
             title=options["title"],
             crawl_mode=crawl_mode,
             options=extra,
+        )
+
+    def _create_issues(self, guru: Guru, url: str, options: dict[str, Any]) -> DataSource:
+        token = ""
+        if options["token_env"]:
+            token = os.environ.get(options["token_env"], "")
+            if not token:
+                raise CommandError(f"The environment variable {options['token_env']} is empty.")
+        return source_create(
+            guru=guru,
+            type=DataSource.Type.GITHUB_ISSUES,
+            url=url,
+            title=options["title"],
+            private=options["private"],
+            token=token,
+            options={
+                "state": options["state"],
+                "labels": options["labels"],
+                "since": options["since"],
+                "discussions": not options["no_discussions"],
+            },
         )
 
     def _follow(self, source_id: int) -> None:
