@@ -1,10 +1,10 @@
 """Add a source to a guru and follow its progress in the terminal."""
 
-import os
 import time
 from pathlib import Path
 from typing import Any
 
+from config.env import env
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -102,7 +102,8 @@ class Command(BaseCommand):
     def _create_issues(self, guru: Guru, url: str, options: dict[str, Any]) -> DataSource:
         token = ""
         if options["token_env"]:
-            token = os.environ.get(options["token_env"], "")
+            # The variable the operator named, read like any setting (never on the command line).
+            token = env.str(options["token_env"], default="")
             if not token:
                 raise CommandError(f"The environment variable {options['token_env']} is empty.")
         return source_create(
