@@ -111,3 +111,27 @@ def test_indexing_makes_them_a_change_makes_them_again_and_deleting_drops_them(
 
     source_delete(source=source, store=providers_for(python_guru).store)
     assert not Question.objects.filter(source=Question.Source.GENERATED).exists()
+
+
+def test_a_failed_llm_keeps_the_questions_a_source_had(
+    python_guru,  # noqa: F811
+    venv_source,
+    llm_server,
+    settings,
+):
+    settings.GENERATED_QUESTIONS_PER_SOURCE = 5
+    providers = providers_for(python_guru)
+    source_questions_generate(source=venv_source, providers=providers)
+    before = set(Question.objects.filter(generated_from=venv_source).values_list("pk", flat=True))
+    assert len(before) == 2
+
+    llm_server.fail_all(500)
+    assert source_questions_generate(source=venv_source, providers=providers) == []
+    kept = set(Question.objects.filter(generated_from=venv_source).values_list("pk", flat=True))
+    assert kept == before
+
+    # Made again once the LLM answers: the same questions, now answered anew.
+    llm_server.fail_all(None)
+    again = source_questions_generate(source=venv_source, providers=providers)
+    assert [q.user_question for q in again] == VENV_QUESTIONS
+    assert not Question.objects.filter(pk__in=before).exists()

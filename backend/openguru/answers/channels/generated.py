@@ -10,6 +10,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
+from django.db.models import QuerySet
 
 from openguru.answers.channels.events import answer_done
 from openguru.answers.channels.rules import RULES, Channel
@@ -45,12 +46,16 @@ GENERATE_SCHEMA = {
 
 def source_questions_generate(*, source: DataSource, providers: Providers) -> list[Question]:
     """Blocking. Replaces the questions made from `source` with new ones, each answered and
-    saved; refused ones are dropped. Without an LLM, or with no room left, it makes none."""
-    Question.objects.filter(generated_from=source).delete()
-    room = _room(source)
+    saved; refused ones are dropped. Without an LLM, with no room left, or when the LLM fails,
+    it makes none and the source keeps the ones it had."""
+    own = Question.objects.filter(generated_from=source)
+    room = _room(source, own)
     if providers.llm is None or room <= 0:
         return []
     candidates = _candidates(source, providers, count=room)
+    if candidates is None:
+        return []
+    own.delete()
     saved = []
     for text in candidates:
         question = _answered(source, providers, text)
@@ -59,27 +64,30 @@ def source_questions_generate(*, source: DataSource, providers: Providers) -> li
     return saved
 
 
-def _room(source: DataSource) -> int:
+def _room(source: DataSource, own: QuerySet[Question]) -> int:
+    """Room for this source's questions: the ones it has now are about to be replaced."""
     made = Question.objects.filter(guru_id=source.guru_id, source=Question.Source.GENERATED)
-    left = settings.GENERATED_QUESTIONS_PER_GURU - made.count()
+    left = settings.GENERATED_QUESTIONS_PER_GURU - made.count() + own.count()
     return min(settings.GENERATED_QUESTIONS_PER_SOURCE, left)
 
 
-def _candidates(source: DataSource, providers: Providers, *, count: int) -> list[str]:
-    """Distinct questions from the LLM, none the same as one the guru already answered."""
+def _candidates(source: DataSource, providers: Providers, *, count: int) -> list[str] | None:
+    """Distinct questions from the LLM, none the same as one the guru already answered (this
+    source's own earlier ones aside: they are being replaced); None when the LLM failed."""
     page = _page_text(source, providers)
     if not page or providers.llm is None:
-        return []
+        return None
     try:
         raw = _ask_llm(providers.llm, source, page, count)
     except DomainError as exc:
         logger.warning("source %s: no generated questions: %s", source.pk, exc)
-        return []
+        return None
     kept: list[str] = []
     for text in raw:
         if any(same_question(text, other) for other in kept):
             continue
-        if question_find_same(guru=source.guru, text=text) is None:
+        answered = question_find_same(guru=source.guru, text=text)
+        if answered is None or answered.generated_from_id == source.pk:
             kept.append(text)
     return kept[:count]
 
