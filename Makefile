@@ -60,7 +60,7 @@ test: install-dev
 	cd backend && ../$(VENV)/bin/mypy .
 	cd frontend && npm run --silent lint && npm run --silent format:check
 	cd frontend && npm run --silent typecheck && npm run --silent test
-	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite" -n 2 --dist loadfile --durations=25
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) tests -m "not sqlite" -n 2 --dist loadfile --no-loadscope-reorder --durations=25
 	env -u DATABASE_URL $(PYTEST) tests -m sqlite
 
 ## test-fast: the engine, fusion, gate, metrics, chunking and memory-store tests (marked `fast`),

@@ -20,6 +20,10 @@ const nextConfig: NextConfig = {
   // Django's routes end in "/"; Next's default redirect to the slash-less URL would make the
   // proxied /api calls bounce between the two servers.
   skipTrailingSlashRedirect: true,
+  // Question pages rendered on demand (and the 404 of any address anyone asks for) stay in a
+  // bounded in-memory cache (`cacheMaxMemorySize`, 50 MB by default) instead of files that grow
+  // with every address asked; a restarted server renders them again.
+  experimental: { isrFlushToDisk: false },
   async headers() {
     const production = process.env.NODE_ENV === "production";
     const headers = securityHeaders({ production, publicApiUrl: publicApiUrl() });

@@ -18,8 +18,10 @@ from pymilvus import MilvusClient
 
 from tests.fakes.openai_server import FakeOpenAIServer
 
-# A test that times out fails alone and is named in the summary (tests/isolation.py).
-pytest_plugins = ["tests.isolation"]
+# A test that times out fails alone and is named in the summary (tests/isolation.py); the live
+# servers the browser, deploy and probe tests share (tests/live_servers.py); long files first
+# (tests/file_order.py).
+pytest_plugins = ["tests.isolation", "tests.live_servers", "tests.file_order"]
 
 _TMP = Path(tempfile.mkdtemp(prefix="openguru-test-"))
 

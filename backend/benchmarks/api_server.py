@@ -122,6 +122,9 @@ def start_gunicorn(
         "ANONYMOUS_ASKS_PER_HOUR": "0",  # every bench question comes from one address
         "ANONYMOUS_ASKS_PER_DAY": "0",
         "API_RATE_LIMIT_PER_MINUTE": "0",
+        # As in production, an answer's quality check is enqueued (to the in-process memory
+        # broker, where it stays) for a worker, not run inside the server at the answer's end.
+        "CELERY_TASK_ALWAYS_EAGER": "false",
         "PYTHONUNBUFFERED": "1",
         **(extra_env or {}),
     }

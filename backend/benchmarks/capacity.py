@@ -6,11 +6,16 @@
    model in-process and one with the service: its CPU and resident memory after the ingestion.
 2. Search as the store grows: Milvus Lite dense and hybrid p50/p95 in one collection at rising
    sizes, then over many gurus' collections; the server's resident memory at each step.
+3. The shared layout (one collection for every guru): Milvus memory per additional empty guru
+   (and per empty collection of its own, for comparison), and a small guru's search p95 among
+   many gurus' chunks against alone.
 
-The parts are in `capacity_embedding.py` and `capacity_search.py`; this module plans and sums up."""
+The parts are in `capacity_embedding.py`, `capacity_search.py` and `capacity_shared.py`; this
+module plans and sums up."""
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from benchmarks.paths import BenchPaths
@@ -18,6 +23,10 @@ from benchmarks.processes import ChildProcesses
 from benchmarks.stats import ratio
 
 Log = Callable[[str], None]
+# The section's parts, each runnable on its own (`--capacity-parts`): embedding where it runs
+# (with the worker processes), search as one collection and many gurus' collections grow, and the
+# shared layout.
+CAPACITY_PARTS = ("embedding", "search", "shared")
 SYNTHETIC_NOTE = (
     "search: synthetic clustered 384-d vectors with ~120-word texts, one Milvus Lite server per "
     "part; embedding: pydoc_data.topics (the Python language reference) chunked by the indexer"
@@ -36,12 +45,38 @@ class CapacityPlan:
     # A Milvus Lite part stops growing once its server holds this share of the memory that
     # was available when it started: a small machine reports where it stopped instead of swapping.
     memory_share: float = 0.5
+    # The shared layout: gurus of `shared_chunks_per_guru` chunks beside a small guru of
+    # `shared_small_chunks`; empty gurus (and empty collections of their own) weighed.
+    shared_gurus: int = 200
+    shared_chunks_per_guru: int = 200
+    shared_small_chunks: int = 50
+    shared_empty_gurus: int = 500
+    own_empty_collections: int = 10
+    parts: tuple[str, ...] = CAPACITY_PARTS
 
     @property
     def corpus_chunks(self) -> int:
-        """Synthetic chunks both search parts draw from."""
-        gurus = max(self.guru_levels, default=0) * self.chunks_per_guru
-        return max(max(self.growth_sizes, default=0), gurus)
+        """Synthetic chunks the search parts that run draw from."""
+        sizes = [0]
+        if "search" in self.parts:
+            sizes += [max(self.growth_sizes, default=0)]
+            sizes += [max(self.guru_levels, default=0) * self.chunks_per_guru]
+        if "shared" in self.parts:
+            sizes += [self.shared_small_chunks + self.shared_gurus * self.shared_chunks_per_guru]
+        return max(sizes)
+
+    def only(self, *, parts: tuple[str, ...] = (), shared_gurus: int = 0) -> "CapacityPlan":
+        """This plan limited to `parts` (all when empty), with `shared_gurus` gurus of chunks
+        in the shared layout (and as many empty ones) when given."""
+        unknown = set(parts) - set(CAPACITY_PARTS)
+        if unknown:
+            raise ValueError(f"unknown capacity parts: {', '.join(sorted(unknown))}")
+        plan = self
+        if parts:
+            plan = replace(plan, parts=tuple(p for p in CAPACITY_PARTS if p in parts))
+        if shared_gurus:
+            plan = replace(plan, shared_gurus=shared_gurus, shared_empty_gurus=shared_gurus)
+        return plan
 
 
 QUICK_CAPACITY = CapacityPlan(
@@ -51,7 +86,12 @@ QUICK_CAPACITY = CapacityPlan(
     guru_levels=(1, 5, 20),
     chunks_per_guru=250,
     queries=50,
+    shared_gurus=50,
+    shared_empty_gurus=200,
+    own_empty_collections=5,
 )
+# The acceptance figure's size: 1,000 gurus of 200 chunks in one shared collection.
+FULL_CAPACITY = replace(CapacityPlan(), shared_gurus=1_000, shared_empty_gurus=1_000)
 
 
 def embedder_summary(
@@ -79,15 +119,78 @@ def embedder_summary(
 def run_capacity(
     *, plan: CapacityPlan, paths: BenchPaths, processes: ChildProcesses, log: Log
 ) -> dict[str, Any]:
-    # Imported here: both need Django configured, which the runner does before sections run.
-    from openguru.providers.embeddings.factory import get_embedder
-
-    from benchmarks import capacity_embedding as embedding
+    # Imported here: they need Django configured, which the runner does before sections run.
     from benchmarks import capacity_search as search
+    from benchmarks import capacity_shared as shared
     from benchmarks.search import load_bench_vectorstore
 
     root = paths.root / "capacity"
     root.mkdir(parents=True, exist_ok=True)
+    result: dict[str, Any] = {"parts": list(plan.parts)}
+    if "embedding" in plan.parts:
+        result |= _embedding_part(plan=plan, root=root, paths=paths, processes=processes, log=log)
+    if not {"search", "shared"} & set(plan.parts):
+        return result
+    bench = load_bench_vectorstore()
+    log(f"capacity: {plan.corpus_chunks} synthetic chunks for the search parts")
+    corpus = bench.synthetic_corpus(
+        chunks=plan.corpus_chunks, dim=search.DIMENSION, queries=plan.queries, seed=0
+    )
+    if "search" in plan.parts:
+        with search.lite_server(processes, root / "milvus-growth" / "growth.db", log) as (
+            uri,
+            pid,
+        ):
+            result["search_one_collection"] = search.measure_growth(
+                uri=uri,
+                pid=pid,
+                corpus=corpus,
+                sizes=plan.growth_sizes,
+                queries=plan.queries,
+                share=plan.memory_share,
+                log=log,
+            )
+        with search.lite_server(processes, root / "milvus-gurus" / "gurus.db", log) as (uri, pid):
+            result["search_gurus"] = search.measure_gurus(
+                uri=uri,
+                pid=pid,
+                corpus=corpus,
+                levels=plan.guru_levels,
+                chunks_per_guru=plan.chunks_per_guru,
+                queries=plan.queries,
+                share=plan.memory_share,
+                log=log,
+            )
+    if "shared" in plan.parts:
+        with search.lite_server(processes, root / "milvus-shared" / "shared.db", log) as (
+            uri,
+            pid,
+        ):
+            result["shared_layout"] = shared.measure_shared(
+                uri=uri,
+                pid=pid,
+                corpus=corpus,
+                gurus=plan.shared_gurus,
+                chunks_per_guru=plan.shared_chunks_per_guru,
+                small_chunks=plan.shared_small_chunks,
+                empty_gurus=plan.shared_empty_gurus,
+                own_collections=plan.own_empty_collections,
+                queries=plan.queries,
+                log=log,
+            )
+    return result | {"data": SYNTHETIC_NOTE}
+
+
+def _embedding_part(
+    *, plan: CapacityPlan, root: Path, paths: BenchPaths, processes: ChildProcesses, log: Log
+) -> dict[str, Any]:
+    """Embedding in the worker against a service, then worker processes indexing with each."""
+    # Imported here: it needs Django configured, which the runner does before sections run.
+    from openguru.providers.embeddings.factory import get_embedder
+
+    from benchmarks import capacity_embedding as embedding
+    from benchmarks import capacity_search as search
+
     text = embedding.topics_text(plan.topics_share)
     text_file = root / "topics.md"
     text_file.write_text(text)
@@ -118,38 +221,8 @@ def run_capacity(
                 workers.append(measured)
     finally:
         service.stop()
-
-    bench = load_bench_vectorstore()
-    log(f"capacity: {plan.corpus_chunks} synthetic chunks for the search parts")
-    corpus = bench.synthetic_corpus(
-        chunks=plan.corpus_chunks, dim=search.DIMENSION, queries=plan.queries, seed=0
-    )
-    with search.lite_server(processes, root / "milvus-growth" / "growth.db", log) as (uri, pid):
-        growth = search.measure_growth(
-            uri=uri,
-            pid=pid,
-            corpus=corpus,
-            sizes=plan.growth_sizes,
-            queries=plan.queries,
-            share=plan.memory_share,
-            log=log,
-        )
-    with search.lite_server(processes, root / "milvus-gurus" / "gurus.db", log) as (uri, pid):
-        gurus = search.measure_gurus(
-            uri=uri,
-            pid=pid,
-            corpus=corpus,
-            levels=plan.guru_levels,
-            chunks_per_guru=plan.chunks_per_guru,
-            queries=plan.queries,
-            share=plan.memory_share,
-            log=log,
-        )
     return {
         "summary": embedder_summary(rows, workers),
         "embedding": {"chunks": plan.embed_chunks, "rows": rows, **service_memory},
         "workers": workers,
-        "search_one_collection": growth,
-        "search_gurus": gurus,
-        "data": SYNTHETIC_NOTE,
     }

@@ -65,7 +65,7 @@ def lite_server(processes: ChildProcesses, data_file: Path, log: Log) -> Iterato
         processes.stop(process)
 
 
-def _records(corpus: Any, start: int, stop: int) -> list[ChunkRecord]:
+def chunk_records(corpus: Any, start: int, stop: int) -> list[ChunkRecord]:
     return [
         ChunkRecord(
             id=f"c{i}",
@@ -81,7 +81,7 @@ def _records(corpus: Any, start: int, stop: int) -> list[ChunkRecord]:
 
 def _insert(store: MilvusVectorStore, name: str, corpus: Any, start: int, stop: int) -> None:
     for first in range(start, stop, INSERT_BATCH):
-        store.upsert(name, _records(corpus, first, min(first + INSERT_BATCH, stop)))
+        store.upsert(name, chunk_records(corpus, first, min(first + INSERT_BATCH, stop)))
 
 
 def search_latencies(
@@ -95,15 +95,27 @@ def search_latencies(
     dense: list[float] = []
     hybrid: list[float] = []
     for i in range(queries):
-        name, q = collections[i % len(collections)], i % len(vectors)
-        started = time.perf_counter()
-        store.search_dense(name, vectors[q], limit=TOP_K)
-        middle = time.perf_counter()
-        store.search_hybrid(name, vectors[q], corpus.query_texts[q], limit=TOP_K)
-        dense.append((middle - started) * 1000)
-        hybrid.append((time.perf_counter() - middle) * 1000)
-    dense_p50, dense_p95 = p50_p95(dense, 2)
-    hybrid_p50, hybrid_p95 = p50_p95(hybrid, 2)
+        q = i % len(vectors)
+        timed = timed_searches(store, collections[i % len(collections)], vectors[q], corpus, q)
+        dense.append(timed[0])
+        hybrid.append(timed[1])
+    return latency_summary(dense, hybrid)
+
+
+def timed_searches(
+    store: MilvusVectorStore, name: str, vector: list[float], corpus: Any, q: int
+) -> tuple[float, float]:
+    """One dense and one hybrid search for query `q`: their milliseconds."""
+    started = time.perf_counter()
+    store.search_dense(name, vector, limit=TOP_K)
+    middle = time.perf_counter()
+    store.search_hybrid(name, vector, corpus.query_texts[q], limit=TOP_K)
+    return (middle - started) * 1000, (time.perf_counter() - middle) * 1000
+
+
+def latency_summary(dense: Sequence[float], hybrid: Sequence[float]) -> dict[str, float | None]:
+    dense_p50, dense_p95 = p50_p95(list(dense), 2)
+    hybrid_p50, hybrid_p95 = p50_p95(list(hybrid), 2)
     return {
         "dense_p50_ms": dense_p50,
         "dense_p95_ms": dense_p95,

@@ -5,7 +5,12 @@ A process of its own so that its memory is a worker's, not the bench's. Tasks ar
 the follow-up tasks a finished source sends (calibration) wait in the in-memory broker, as they
 would run on the light queue, not in the ingestion worker.
 
-    python -m bench.capacity_worker --text FILE --title T --slug S --result FILE
+    python -m benchmarks.capacity_worker --text FILE --title T --slug S --result FILE
+        [--ready FILE --go FILE]
+
+With --ready/--go (workers started together, as the scaleout section does) it writes --ready
+once its model is loaded and its guru made, then waits for --go before it indexes, so that the
+timed parts of every worker overlap.
 
 `EMBEDDING_PROVIDER`, `EMBED_API_URL`, `MILVUS_URI` and `CELERY_TASK_ALWAYS_EAGER=false` come
 from the environment the section sets. Writes one JSON object to --result; the guru it made is
@@ -32,7 +37,16 @@ def proc_status_mb(field: str, pid: int | str = "self") -> float:
     return 0.0
 
 
-def ingest(*, text: str, title: str, slug: str) -> dict[str, Any]:
+def wait_for(go: Path | None, ready: Path | None) -> None:
+    if ready is not None:
+        ready.write_text("ready\n")
+    while go is not None and not go.exists():
+        time.sleep(0.05)
+
+
+def ingest(
+    *, text: str, title: str, slug: str, ready: Path | None = None, go: Path | None = None
+) -> dict[str, Any]:
     from django.conf import settings
     from openguru.gurus.services import guru_create, guru_delete
     from openguru.providers.embeddings.factory import get_embedder
@@ -53,6 +67,8 @@ def ingest(*, text: str, title: str, slug: str) -> dict[str, Any]:
     rss_ready = proc_status_mb("VmRSS")
     try:
         source = source_create(guru=guru, type="text", title=title, content=text)
+        wait_for(go, ready)
+        wall_start = time.time()
         cpu, started = time.process_time(), time.perf_counter()
         source_process(
             source_id=source.pk,
@@ -61,6 +77,7 @@ def ingest(*, text: str, title: str, slug: str) -> dict[str, Any]:
             store=store,
         )
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        wall_end = time.time()
         source.refresh_from_db()
         if source.status != DataSource.Status.SUCCESS:
             raise RuntimeError(f"indexing failed: {source.status} {source.error}")
@@ -70,6 +87,8 @@ def ingest(*, text: str, title: str, slug: str) -> dict[str, Any]:
             "chunks": int(result["chunks_total"]),
             "chunks_embedded": int(result["chunks_embedded"]),
             "seconds": round(seconds, 2),
+            "wall_start": wall_start,
+            "wall_end": wall_end,
             "cpu_s": round(cpu, 2),
             "rss_ready_mb": rss_ready,
             "rss_mb": proc_status_mb("VmRSS"),
@@ -85,11 +104,15 @@ def main() -> None:
     parser.add_argument("--title", required=True)
     parser.add_argument("--slug", required=True)
     parser.add_argument("--result", type=Path, required=True)
+    parser.add_argument("--ready", type=Path)
+    parser.add_argument("--go", type=Path)
     args = parser.parse_args()
     import django
 
     django.setup()
-    measured = ingest(text=args.text.read_text(), title=args.title, slug=args.slug)
+    measured = ingest(
+        text=args.text.read_text(), title=args.title, slug=args.slug, ready=args.ready, go=args.go
+    )
     args.result.write_text(json.dumps(measured) + "\n")
 
 

@@ -11,7 +11,8 @@ shedding does. The answer cache is off for the section, so its questions may rep
 import asyncio
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from benchmarks.api_server import ApiServer, start_gunicorn, warm_every_worker
 from benchmarks.collection import evenly_spaced
 from benchmarks.config import OverloadPlan
 from benchmarks.processes import ChildProcesses, tree_cpu_seconds
+from benchmarks.profiling import profiled_if
 from benchmarks.sse import AskOutcome, ask_stream
 from benchmarks.stats import p50_p95, rounded
 from benchmarks.ttft import FLOOR_SAMPLES, answered_ttfts, ask_one_by_one, llm_floor
@@ -141,6 +143,7 @@ def overload_section(
     processes: ChildProcesses,
     logs: Path,
     log: Callable[[str], None],
+    profile_svg: Path | None = None,
 ) -> dict[str, Any]:
     """On a gunicorn of its own (the other sections' server sheds nothing), asking the same fake
     LLM, with the answer cache off: `questions` (answered before) are asked again and again."""
@@ -148,35 +151,77 @@ def overload_section(
     floor = asyncio.run(
         llm_floor(api, guru, evenly_spaced(list(questions), FLOOR_SAMPLES), contexts)
     )
-    platform = PlatformSettings.objects.get_or_create(pk=1)[0]
-    cache_was = platform.answer_cache_enabled
-    PlatformSettings.objects.filter(pk=1).update(answer_cache_enabled=False)
-    server = None
-    try:
-        server = start_gunicorn(
-            processes,
-            llm_base_url=api.llm_base_url,
-            latency=api.latency,
-            workers=api.workers,
-            logs=logs,
-            name="gunicorn-overload",
-        )
-        warm_every_worker(server)
-        # Each question once before timing: a fresh server's first answers open its
-        # connections and read what it keeps in memory.
-        url = server.stream_url(guru.slug)
-        asyncio.run(ask_one_by_one(url, list(questions) * api.workers, mode=MODE, timeout=timeout))
-        result = run_overload(
-            api=server,
+    with answer_cache_off():
+        result = overload_on_own_server(
+            api,
             slug=guru.slug,
+            workers=api.workers,
             questions=questions,
             floor_ms=floor[f"{MODE}_floor_ms"],
             plan=plan,
             timeout=timeout,
+            processes=processes,
+            logs=logs,
             log=log,
+            profile_svg=profile_svg,
         )
+    return result | {"questions": len(questions), "gunicorn_workers": api.workers}
+
+
+def overload_on_own_server(
+    api: ApiServer,
+    *,
+    slug: str,
+    workers: int,
+    questions: Sequence[str],
+    floor_ms: float,
+    plan: OverloadPlan,
+    timeout: float,
+    processes: ChildProcesses,
+    logs: Path,
+    log: Callable[[str], None],
+    profile_svg: Path | None = None,
+) -> dict[str, Any]:
+    """`run_overload` against a gunicorn of `workers` started for it (asking `api`'s fake LLM),
+    stopped afterwards."""
+    server = start_gunicorn(
+        processes,
+        llm_base_url=api.llm_base_url,
+        latency=api.latency,
+        workers=workers,
+        logs=logs,
+        name=f"gunicorn-overload-{workers}",
+    )
+    try:
+        warm_every_worker(server)
+        # Each question once per worker before timing: a fresh server's first answers open its
+        # connections and read what it keeps in memory.
+        url = server.stream_url(slug)
+        asyncio.run(ask_one_by_one(url, list(questions) * workers, mode=MODE, timeout=timeout))
+        with profiled_if(server.pid, profile_svg) as profile:
+            result = run_overload(
+                api=server,
+                slug=slug,
+                questions=questions,
+                floor_ms=floor_ms,
+                plan=plan,
+                timeout=timeout,
+                log=log,
+            )
+        if profile is not None:
+            result["profile"] = profile.summary()
+        return result
+    finally:
+        processes.stop_pid(server.pid)
+
+
+@contextmanager
+def answer_cache_off() -> Iterator[None]:
+    """Questions asked again must reach the engine, not the answer cache."""
+    platform = PlatformSettings.objects.get_or_create(pk=1)[0]
+    cache_was = platform.answer_cache_enabled
+    PlatformSettings.objects.filter(pk=1).update(answer_cache_enabled=False)
+    try:
+        yield
     finally:
         PlatformSettings.objects.filter(pk=1).update(answer_cache_enabled=cache_was)
-        if server is not None:
-            processes.stop_pid(server.pid)
-    return result | {"questions": len(questions), "gunicorn_workers": api.workers}

@@ -14,7 +14,9 @@ from benchmarks.paths import REPO_DIR
 
 REPORT_KEYS = (
     "ingest",
+    "connectors",
     "search",
+    "search_recall",
     "capacity",
     "ttft",
     "concurrency",
@@ -24,6 +26,9 @@ REPORT_KEYS = (
     "ui",
     "slack",
     "overload",
+    "scaleout",
+    "refusal",
+    "volume",
 )
 
 

@@ -49,7 +49,7 @@ def run(config: BenchConfig, paths: BenchPaths | None = None) -> int:
     started, load_at_start = time.perf_counter(), [round(x, 2) for x in os.getloadavg()]
     with ChildProcesses() as processes:
         uri = UNUSED_MILVUS_URI
-        if config.needs_docs_guru:
+        if config.needs_docs_guru or {"connectors", "refusal"} & set(config.sections):
             if "ingest" in config.sections:
                 shutil.rmtree(paths.state, ignore_errors=True)  # a fresh database and cache
                 if config.database_url:

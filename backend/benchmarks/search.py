@@ -1,15 +1,17 @@
 """Section 2 — search: dense, BM25 and hybrid latency through `MilvusVectorStore` on synthetic
 clustered 384-d vectors, and dense recall@10 against exact numpy brute force.
 
-The measuring code is `bench_search` in `backend/scripts/bench_vectorstore.py` (also a command of
-its own); this section runs it at two sizes. Inserting with the BM25 function is the slow part,
-so the first size also measures the insert rate, and the large size runs only when its projected
-time fits the budget (or with `--full`)."""
+The latency part's measuring code is `bench_search` in `backend/scripts/bench_vectorstore.py`
+(also a command of its own); this section runs it at two sizes. Inserting with the BM25 function
+is the slow part, so the first size also measures the insert rate, and the large size runs only
+when its projected time fits the budget (or with `--full`). The recall part
+(`search_recall.py`) grows one collection towards a million chunks, measuring dense recall@10
+at each size, as far as its time budget goes."""
 
 import importlib.util
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,6 +24,7 @@ SCRIPT = BACKEND_DIR / "scripts" / "bench_vectorstore.py"
 # Inserts slow down as the collection grows (measured here: ~1,800-2,300 rows/s at 10k, ~700-900
 # at 100k), and the four modes' queries come on top: the 10k rate times this factor.
 SLOWDOWN_FACTOR = 2.5
+SEARCH_PARTS = ("latency", "recall")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,27 @@ class SearchPlan:
     queries: int = 200
     large_budget_s: float = 300.0  # projected insert + query time allowed for the large size
     force_large: bool = False
+    parts: tuple[str, ...] = ("latency",)
+    # The recall curve: one collection grown through these sizes, stopped before a size whose
+    # projected insert time would overrun the budget.
+    recall_sizes: tuple[int, ...] = (100_000, 250_000, 500_000, 1_000_000)
+    recall_budget_s: float = 25 * 60.0
+    recall_queries: int = 200
+    # ...or once the server holds this share of the memory available when it started.
+    recall_memory_share: float = 0.5
+
+    def only(
+        self, *, parts: tuple[str, ...] = (), recall_sizes: tuple[int, ...] = ()
+    ) -> "SearchPlan":
+        unknown = set(parts) - set(SEARCH_PARTS)
+        if unknown:
+            raise ValueError(f"unknown search parts: {', '.join(sorted(unknown))}")
+        plan = self
+        if parts:
+            plan = replace(plan, parts=tuple(p for p in SEARCH_PARTS if p in parts))
+        if recall_sizes:
+            plan = replace(plan, recall_sizes=tuple(sorted(recall_sizes)))
+        return plan
 
 
 def load_bench_vectorstore(path: Path = SCRIPT) -> ModuleType:

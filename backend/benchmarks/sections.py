@@ -20,6 +20,7 @@ from benchmarks.capacity import run_capacity
 from benchmarks.collection import chunk_rows
 from benchmarks.concurrency import ask_all_at_once, run_concurrency
 from benchmarks.config import SLACK_ONE_AT_A_TIME, WARMUP_QUESTIONS, BenchConfig
+from benchmarks.connectors import run_connectors
 from benchmarks.docs_guru import (
     GURU_SLUG,
     create_guru,
@@ -31,13 +32,18 @@ from benchmarks.ingest import run_ingest
 from benchmarks.overload import overload_section
 from benchmarks.paths import BenchPaths
 from benchmarks.processes import ChildProcesses
+from benchmarks.profiling import profiled_if
 from benchmarks.python_docs import python_docs_root
 from benchmarks.questions import QuestionSupply, question_pool
+from benchmarks.refusal import run_refusal
+from benchmarks.scaleout import scaleout_section
 from benchmarks.search import run_search
+from benchmarks.search_recall import run_recall
 from benchmarks.slack import run_slack
 from benchmarks.sse import AskOutcome
 from benchmarks.ttft import run_ttft
 from benchmarks.ui import run_ui
+from benchmarks.volume import run_volume
 from benchmarks.widget import run_widget
 
 Log = Callable[[str], None]
@@ -67,12 +73,18 @@ class SectionRunner:
         sections = self.config.sections
         if "ingest" in sections:
             self._guarded("ingest", self._ingest)
+        if "connectors" in sections:
+            self._guarded("connectors", self._connectors)
         if "search" in sections:
             self._guarded("search", self._search)
         if "capacity" in sections:
             self._guarded("capacity", self._capacity)
+        if "volume" in sections:
+            self._guarded("volume", self._volume)
         if self.config.asks:
             self._guarded("answers", self._answers)
+        if "refusal" in sections:
+            self._guarded("refusal", self._refusal)
 
     def _guarded(self, name: str, step: Callable[[], None]) -> None:
         """A failing section is reported and the next one still runs (Ctrl-C still stops)."""
@@ -106,15 +118,47 @@ class SectionRunner:
         finally:
             self.processes.stop(site)
 
+    def _refusal(self) -> None:
+        site_url, site = self._serve_site()
+        try:
+            self.results["refusal"] = run_refusal(
+                site_url=site_url, plan=self.config.refusal, log=self.log
+            )
+        finally:
+            self.processes.stop(site)
+
+    def _connectors(self) -> None:
+        self.results["connectors"] = run_connectors(
+            n_items=self.config.connector_items, log=self.log
+        )
+
     def _search(self) -> None:
-        uri = self.start_search_milvus()
-        rows, notes = run_search(uri=uri, plan=self.config.search, log=self.log)
-        self.results["search"] = rows
-        self.notes["search"] = notes
+        plan = self.config.search
+        if "latency" in plan.parts:
+            uri = self.start_search_milvus()
+            rows, notes = run_search(uri=uri, plan=plan, log=self.log)
+            self.results["search"] = rows
+            self.notes["search"] = notes
+        if "recall" in plan.parts:
+            self.results["search_recall"] = run_recall(
+                plan=plan,
+                root=self.paths.root / "search-recall",
+                processes=self.processes,
+                log=self.log,
+            )
 
     def _capacity(self) -> None:
         self.results["capacity"] = run_capacity(
             plan=self.config.capacity, paths=self.paths, processes=self.processes, log=self.log
+        )
+
+    def _volume(self) -> None:
+        self.results["volume"] = run_volume(
+            plan=self.config.volume,
+            database_url=self.config.database_url,
+            paths=self.paths,
+            processes=self.processes,
+            log=self.log,
         )
 
     def _answers(self) -> None:
@@ -147,6 +191,8 @@ class SectionRunner:
             self._guarded("slack", lambda: self._slack(api, guru, supply))
         if "overload" in self.config.sections:
             self._guarded("overload", lambda: self._overload(api, guru, warmed_up))
+        if "scaleout" in self.config.sections:
+            self._guarded("scaleout", lambda: self._scaleout(api, guru, warmed_up))
 
     def _overload(self, api: ApiServer, guru: Guru, warm: list[AskOutcome]) -> None:
         self.results["overload"] = overload_section(
@@ -158,6 +204,20 @@ class SectionRunner:
             timeout=self.config.ask_timeout_s,
             processes=self.processes,
             logs=self.paths.logs,
+            log=self.log,
+            profile_svg=self.config.profile_svg("overload"),
+        )
+
+    def _scaleout(self, api: ApiServer, guru: Guru, warm: list[AskOutcome]) -> None:
+        self.results["scaleout"] = scaleout_section(
+            api=api,
+            guru=guru,
+            questions=_answered(warm),
+            contexts=self._contexts,
+            plan=self.config.scaleout,
+            timeout=self.config.ask_timeout_s,
+            processes=self.processes,
+            paths=self.paths,
             log=self.log,
         )
 
@@ -287,13 +347,16 @@ class SectionRunner:
             f"cached: {self.config.cached_requests} JSON asks of an answered question, "
             f"{self.config.cached_concurrency} at a time"
         )
-        measured = run_cached(
-            url=api.json_url(guru.slug),
-            server_pid=api.pid,
-            question=answered[0],
-            requests=self.config.cached_requests,
-            concurrency=self.config.cached_concurrency,
-        )
+        with profiled_if(api.pid, self.config.profile_svg("cached")) as profile:
+            measured = run_cached(
+                url=api.json_url(guru.slug),
+                server_pid=api.pid,
+                question=answered[0],
+                requests=self.config.cached_requests,
+                concurrency=self.config.cached_concurrency,
+            )
+        if profile is not None:
+            measured["profile"] = profile.summary()
         self.results["cached_answer_rps"] = measured.pop("cached_answer_rps")
         self.notes["cached"] = measured
         self.log(f"cached: {self.results['cached_answer_rps']} answers/s ({measured})")

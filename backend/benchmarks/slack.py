@@ -1,10 +1,13 @@
-"""Section — the Slack bot as it runs in production: signed events POSTed to a gunicorn server
-whose Celery calls go to a real broker (Redis), answered by a Celery worker into a loopback
-stand-in of the Slack Web API, with the same fake LLM as the other answer sections.
+"""Section — the Slack bot (and the GitHub App's webhook) as they run in production: signed
+events POSTed to a gunicorn server whose Celery calls go to a real broker (Redis), answered by a
+Celery worker into a loopback stand-in of the Slack Web API, with the same fake LLM as the other
+answer sections.
 
 Reported: the acknowledgement latency of `events` signed events sent at once (Slack gives up
 after 3 s and retries), and for each event the time to the "Thinking…" post, to the first edit
-and to the final answer; the same times for events sent one at a time, as the unloaded floor."""
+and to the final answer; the same times for events sent one at a time, as the unloaded floor.
+Then the GitHub App webhook's acknowledgement of as many deliveries sent at once, on the same
+server (`github_webhook.py`)."""
 
 import asyncio
 import hmac
@@ -31,6 +34,7 @@ from openguru.integrations.models import Integration
 
 from benchmarks.api_server import ApiServer, llm_env, start_gunicorn
 from benchmarks.config import SLACK_ONE_AT_A_TIME
+from benchmarks.github_webhook import github_stand_in, github_webhook_ack
 from benchmarks.paths import BACKEND_DIR
 from benchmarks.processes import ChildProcesses
 from benchmarks.stats import p50_p95, rounded
@@ -193,7 +197,7 @@ def run_slack(
     # A run stopped half-way leaves its integration behind in the bench state.
     for stale in Integration.objects.filter(type=Integration.Type.SLACK, external_id=TEAM):
         integration_delete(integration=stale)
-    with FakeSlackServer(token=BOT_TOKEN) as slack_api:
+    with FakeSlackServer(token=BOT_TOKEN) as slack_api, github_stand_in() as (github, app_key):
         integration = integration_create(
             guru=guru,
             type=Integration.Type.SLACK,
@@ -209,6 +213,7 @@ def run_slack(
             "CELERY_BROKER_URL": BROKER_URL,
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "SLACK_API_URL": slack_api.api_url,
+            "GITHUB_API_URL": github.url,
         }
         web = start_gunicorn(
             processes,
@@ -226,6 +231,10 @@ def run_slack(
             _round(url, slack_api, warm_up, label="9", at_once=False)
             one_by_one = _round(url, slack_api, sequential, label="1", at_once=False)
             at_once = _round(url, slack_api, burst, label="2", at_once=True)
+            log(f"github: {len(burst)} webhook deliveries at once")
+            github_ack = github_webhook_ack(
+                origin=web.url, guru=guru, github=github, private_key=app_key, questions=burst
+            )
         finally:
             processes.stop(worker)
             processes.stop_pid(web.pid)
@@ -238,6 +247,7 @@ def run_slack(
         "at_once": at_once,
         "ack_deadline_ms": ACK_DEADLINE_MS,
         "every_ack_under_deadline": at_once["ack"]["under_3s"] == at_once["events"],
+        "github_webhook": github_ack,
     }
     log(f"slack: {row}")
     return row

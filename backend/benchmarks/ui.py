@@ -1,9 +1,11 @@
 """Section 8 — the Q&A site (Next.js) as production runs it: `next build`, then `next start`
 against the bench API server. Measured: how long the build takes here, the server's response
-time for a stored question page (sequential GETs of `/g/<guru>/<question>`, after a few untimed
-ones), and in headless Chromium the time from clicking Ask on the guru page to the first
-answer text on screen, as a ratio of the internal SSE stream's first `delta` in the same run.
-Questions alternate between the two, one at a time, so drift hits both alike. The site's /api
+time for a stored question page (sequential GETs of `/g/<guru>/<question>`: its first render,
+then served from Next's cache, with a cookie (rendered per request), and the first GET after an
+edit that Django's revalidation dropped from the cache), and in headless Chromium the time from
+clicking Ask on the guru page to the first answer text on screen, as a ratio of the internal
+SSE stream's first `delta` in the same run. Questions alternate between the two, one at a time,
+so drift hits both alike. The site's /api
 calls go through Next's rewrite to the API server (in production nginx sits there)."""
 
 import json
@@ -17,7 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from django.test import override_settings
 from openguru.answers.models import Question
+from openguru.answers.services import AnswerRecord, question_save
 from openguru.gurus.models import Guru
 from openguru.providers.vectorstore.lite_server import free_port
 
@@ -33,6 +37,7 @@ if TYPE_CHECKING:
 
 FRONTEND = REPO_DIR / "frontend"
 UNTIMED_GETS = 3
+REVALIDATE_SECRET = "bench-ui-revalidate"  # noqa: S105 (shared with this run's next start only)
 BUILD_TIMEOUT_S = 900.0
 
 # Clicks Ask and resolves with the milliseconds from the click to the first answer text in the
@@ -77,6 +82,7 @@ def _next_env(api: ApiServer, dist_dir: str, origin: str) -> dict[str, str]:
         "NEXT_DIST_DIR": dist_dir,  # a build folder of its own: a developer's .next stays
         "NEXT_TSCONFIG_PATH": str(tsconfig.relative_to(FRONTEND)),
         "NODE_ENV": "production",
+        "UI_REVALIDATE_SECRET": REVALIDATE_SECRET,
     }
 
 
@@ -131,24 +137,70 @@ def _answers(url: str) -> bool:
         return False
 
 
+def _timed_get(client: httpx.Client, url: str, text: str, **headers: str) -> tuple[float, str]:
+    """Milliseconds for one GET, and whether Next served it from its cache (`x-nextjs-cache`)."""
+    started = time.perf_counter()
+    response = client.get(url, headers=headers)
+    elapsed = (time.perf_counter() - started) * 1000
+    response.raise_for_status()
+    if text not in response.text:
+        raise RuntimeError(f"{url} does not show {text!r}")
+    return elapsed, response.headers.get("x-nextjs-cache", "")
+
+
+def _series(times: list[float], caches: list[str]) -> dict[str, Any]:
+    p50, p95 = p50_p95(times)
+    return {"gets": len(times), "p50_ms": p50, "p95_ms": p95, "cache_hits": caches.count("HIT")}
+
+
+def _answer_edit(question: Question, content: str, origin: str) -> None:
+    """Stores the answer again as a regenerated one is stored, with this build as the UI Django
+    tells (the bench runs tasks eagerly: the revalidation is posted before this returns)."""
+    record = AnswerRecord(
+        slug=question.slug, question=question.question, user_question=question.user_question,
+        content=content, references=question.references, trust_score=question.trust_score,
+        source=question.source, extractive=True,
+    )  # fmt: skip
+    with override_settings(UI_INTERNAL_URL=origin, UI_REVALIDATE_SECRET=REVALIDATE_SECRET):
+        question_save(guru=question.guru, record=record, existing=question)
+
+
 def question_page_times(origin: str, guru: Guru, *, gets: int) -> dict[str, Any]:
-    question = Question.objects.filter(guru=guru).exclude(content="").order_by("pk").first()
+    """A stored question page: its first render (the route's code already loaded, by a page of
+    a question that does not exist), `gets` GETs served from Next's cache, `gets` GETs with a
+    cookie (rendered per request, as every GET was before the cache), and the first GET after
+    the answer changed, which Django's revalidation must have dropped from the cache."""
+    query = Question.objects.filter(guru=guru, binge__isnull=True).exclude(content="")
+    question = query.select_related("guru").order_by("pk").first()
     if question is None:
         raise RuntimeError("no stored answer to serve: the warm-up answered nothing")
     url = f"{origin}/g/{guru.slug}/{question.slug}"
-    times: list[float] = []
+    row: dict[str, Any] = {"path": url.removeprefix(origin)}
     with httpx.Client(timeout=60) as client:
+        if client.get(f"{origin}/g/{guru.slug}/bench-no-such-question").status_code != 404:
+            raise RuntimeError("a question that does not exist is not a 404")
+        first = _timed_get(client, url, question.question)
+        row["first_render_ms"], row["first_render_cache"] = first
+        series: dict[str, tuple[list[float], list[str]]] = {
+            "cached": ([], []),
+            "per_request": ([], []),
+        }
+        cookie = {"Cookie": "sessionid=bench-anonymous"}
         for i in range(UNTIMED_GETS + gets):
-            started = time.perf_counter()
-            response = client.get(url)
-            elapsed = (time.perf_counter() - started) * 1000
-            response.raise_for_status()
-            if question.question not in response.text:
-                raise RuntimeError(f"{url} does not show its question")
-            if i >= UNTIMED_GETS:
-                times.append(elapsed)
-    p50, p95 = p50_p95(times)
-    return {"path": url.removeprefix(origin), "gets": len(times), "p50_ms": p50, "p95_ms": p95}
+            for name, headers in (("cached", {}), ("per_request", cookie)):
+                elapsed, cache = _timed_get(client, url, question.question, **headers)
+                if i >= UNTIMED_GETS:
+                    series[name][0].append(elapsed)
+                    series[name][1].append(cache)
+        row |= {name: _series(*values) for name, values in series.items()}
+        original = question.content
+        edited = f"{original}\n\nEdited for the bench."
+        _answer_edit(question, edited, origin)
+        # Rendered again with the edit, not served stale: the revalidation expired the page.
+        after = _timed_get(client, url, "Edited for the bench.")
+        row["after_revalidation_ms"], row["after_revalidation_cache"] = after
+        _answer_edit(question, original, origin)
+    return row
 
 
 def _site_ask(page: "Page", url: str, label: str, question: str, timeout_s: float) -> dict:

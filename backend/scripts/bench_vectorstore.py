@@ -152,8 +152,8 @@ def _measure_all(store: VectorStore, name: str, corpus: Corpus) -> list[dict[str
         return store.search_dense(name, corpus.query_vectors[i].tolist(), limit=TOP_K, where=where)
 
     return [
-        _dense_row("dense", dense, corpus, mask=None),
-        _dense_row("dense+filter", lambda i: dense(i, half), corpus, mask=allowed),
+        dense_row("dense", dense, corpus, mask=None),
+        dense_row("dense+filter", lambda i: dense(i, half), corpus, mask=allowed),
         _row(
             "bm25",
             _latencies(
@@ -172,7 +172,7 @@ def _measure_all(store: VectorStore, name: str, corpus: Corpus) -> list[dict[str
     ]
 
 
-def _dense_row(
+def dense_row(
     mode: str,
     search: Callable[[int], list[SearchHit]],
     corpus: Corpus,

@@ -10,6 +10,7 @@ started again after a backoff (1 s, 2 s, 4 s ... up to 30 s) while the rest keep
 
 import argparse
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -185,6 +186,12 @@ def children_env(*, api_port: int, ui_port: int, milvus_port: int) -> dict[str, 
 
     # The UI's public origin (canonical links, the console's CSRF origin), unless .env names one.
     env["SITE_URL"] = settings_env.str("SITE_URL", default=f"http://127.0.0.1:{ui_port}")
+    # The UI serves public question pages from its cache; Django tells it when one changed, with
+    # a secret the two share: .env's, else one for this run (the UI's server reads it at run
+    # time, so it is not part of the build).
+    env["UI_REVALIDATE_SECRET"] = settings_env.str(
+        "UI_REVALIDATE_SECRET", default=""
+    ) or secrets.token_urlsafe(32)
     # TRUSTED_PROXIES stays as configured (empty by default): everything here listens on
     # loopback, so every visitor's address is loopback too, and the UI's server relays the
     # browser's own X-Forwarded-For and adds none. Trusting loopback would only let a client

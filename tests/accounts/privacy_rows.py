@@ -4,7 +4,7 @@
 - kinds: read (see or ask the guru), manage (change it), admin (admins only, no guru), list
   (the gurus one may read, listed), sitemap (public answers only), widget (a widget id; a
   private guru's also needs a signed token), signed (a request its sender signs: GitHub,
-  Slack), open (no guru: signing in, health, one's own keys);
+  Slack, Teams), open (no guru: signing in, health, one's own keys);
 - doors: site (the session cookie only), api (the admin API's credentials: key, session,
   admin token), v1 (a key only), none (no credentials at all), widget."""
 
@@ -75,11 +75,15 @@ ROWS: list[tuple[str, str, str, Any, str, str]] = [
     ("post", "/api/gurus/{slug}/icon/", f"{G}/icon/", {}, "manage", "api"),
     ("get", "/api/gurus/{slug}/integrations/", f"{G}/integrations/", None, "manage", "api"),
     ("post", "/api/gurus/{slug}/integrations/", f"{G}/integrations/", {"type": "DISCORD", "external_id": "1", "bot_token": "t"}, "manage", "api"),
+    ("post", "/api/gurus/{slug}/integrations/github/", f"{G}/integrations/github/", {}, "manage", "api"),
+    ("get", "/api/gurus/{slug}/integrations/{integration_id}/github/", f"{G}/integrations/999/github/", None, "manage", "api"),
+    ("patch", "/api/gurus/{slug}/integrations/{integration_id}/github/", f"{G}/integrations/999/github/", {}, "manage", "api"),
     ("get", "/api/gurus/{slug}/integrations/slack/install/", f"{G}/integrations/slack/install/", None, "manage", "api"),
     ("delete", "/api/gurus/{slug}/integrations/{integration_id}/", f"{G}/integrations/999/", None, "manage", "api"),
     ("get", "/api/gurus/{slug}/integrations/{integration_id}/", f"{G}/integrations/999/", None, "manage", "api"),
     ("patch", "/api/gurus/{slug}/integrations/{integration_id}/", f"{G}/integrations/999/", {}, "manage", "api"),
     ("get", "/api/gurus/{slug}/integrations/{integration_id}/test/", f"{G}/integrations/999/test/", None, "manage", "api"),
+    ("get", "/api/gurus/{slug}/integrations/{integration_id}/teams/manifest/", f"{G}/integrations/999/teams/manifest/", None, "manage", "api"),
     ("get", "/api/gurus/{slug}/overview/", f"{G}/overview/", None, "read", "site"),
     ("get", "/api/gurus/{slug}/questions/{question_id}/trace/", f"{G}/questions/999/trace/", None, "manage", "api"),
     ("get", "/api/gurus/{slug}/questions/{question_slug}/", f"{G}/questions/{{question}}/", None, "read", "site"),
@@ -92,6 +96,7 @@ ROWS: list[tuple[str, str, str, Any, str, str]] = [
     ("post", "/api/gurus/{slug}/sources/", f"{G}/sources/", SOURCE, "manage", "api"),
     ("delete", "/api/gurus/{slug}/sources/{source_id}/", f"{G}/sources/999/", None, "manage", "api"),
     ("get", "/api/gurus/{slug}/sources/{source_id}/", f"{G}/sources/999/", None, "manage", "api"),
+    ("patch", "/api/gurus/{slug}/sources/{source_id}/", f"{G}/sources/999/", {"version": "4.2"}, "manage", "api"),
     ("post", "/api/gurus/{slug}/sources/{source_id}/reindex/", f"{G}/sources/999/reindex/", None, "manage", "api"),
     ("put", "/api/gurus/{slug}/sources/{source_id}/token/", f"{G}/sources/999/token/", {"token": ""}, "manage", "api"),
     ("get", "/api/gurus/{slug}/widget-ids/", f"{G}/widget-ids/", None, "manage", "api"),
@@ -110,9 +115,12 @@ ROWS: list[tuple[str, str, str, Any, str, str]] = [
     ("delete", "/api/members/{user_id}/gurus/{guru_slug}/", "/api/members/999/gurus/python/", None, "admin", "api"),
     ("get", "/api/settings/", "/api/settings/", None, "admin", "api"),
     ("patch", "/api/settings/", "/api/settings/", {"answer_cache_enabled": False}, "admin", "api"),
+    ("get", "/api/sitemap/", "/api/sitemap/", None, "sitemap", "none"),
     ("get", "/api/sitemap/questions/", "/api/sitemap/questions/", None, "sitemap", "none"),
+    ("post", "/api/github/app/webhook/", "/api/github/app/webhook/", {"action": "created"}, "signed", "none"),
     ("post", "/api/slack/events/", "/api/slack/events/", {"type": "event_callback"}, "signed", "none"),
     ("get", "/api/slack/oauth/", "/api/slack/oauth/", None, "signed", "none"),
+    ("post", "/api/teams/messages/", "/api/teams/messages/", {"type": "message"}, "signed", "none"),
     ("post", "/api/v1/{guru_slug}/analytics/export/", f"{V1}/analytics/export/", {}, "manage", "v1"),
     ("post", "/api/v1/{guru_slug}/answer/", f"{V1}/answer/", ASK, "read", "v1"),
     ("post", "/api/v1/{guru_slug}/chat/completions", f"{V1}/chat/completions", CHAT, "read", "v1"),

@@ -96,7 +96,13 @@ def test_a_follow_up_naming_a_question_of_its_session_follows_that_one(anon_clie
 
 def test_every_channel_has_its_rules_and_bots_answer_outside_the_web_slots():
     assert set(RULES) == set(Channel)
-    outside = {Channel.SLACK, Channel.DISCORD, Channel.GENERATED}  # workers, not web processes
+    outside = {
+        Channel.SLACK,
+        Channel.DISCORD,
+        Channel.GITHUB,
+        Channel.TEAMS,
+        Channel.GENERATED,
+    }  # workers, not web processes
     assert {c for c in Channel if not RULES[c].shed_load} == outside
 
 

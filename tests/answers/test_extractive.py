@@ -64,7 +64,7 @@ def answer_from(text: str, question: str = "How do I read a CSV file?") -> str:
 def test_a_sentence_ending_in_a_colon_brings_its_code_block_fenced():
     # As the HTML chunker writes a <pre>: a block of its own between blank lines, unfenced.
     answer = answer_from(f"The simplest example of reading a CSV file:\n\n{CSV_EXAMPLE}\n")
-    quoted = "> The simplest example of reading a CSV file: — [venv]"
+    quoted = "> The simplest example of reading a CSV file: [[1]](https://docs.example.org/venv.html#virtual-environments)"
     assert quoted in answer
     assert f"```\n{CSV_EXAMPLE}\n```" in answer.split(quoted, 1)[1]
 
@@ -88,7 +88,8 @@ def test_a_colon_before_prose_brings_no_code():
     )
     answer = answer_from(text)
     assert "```" not in answer
-    assert "> A file object opened with newline set to the empty string" in answer
+    # the colon announces what follows: the next paragraph's sentence completes the quote
+    assert "> Reading a CSV file needs one thing: A file object opened with newline" in answer
 
 
 def test_a_sentence_mentioning_a_call_is_prose():
@@ -119,7 +120,7 @@ def test_a_sentence_is_quoted_once():
         f"virtual environment with source myenv/bin/activate before installing packages.\n\n{BODY}"
     )
     answer = extractive_answer(
-        question="How do I activate a virtual environment?",
+        question="How do I create and activate a virtual environment?",
         contexts=[context(first, second, headings=set())],
     )
     assert answer.count("source myenv/bin/activate") == 1

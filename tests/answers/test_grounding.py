@@ -82,6 +82,19 @@ def test_claims_are_the_answers_sentences_without_headings_code_or_sources():
     ]
 
 
+def test_citation_numbers_are_not_part_of_a_claim():
+    answer = (
+        "Create a virtual environment with python -m venv myenv [[1]](https://docs.example.org/v)."
+        " Activate it with source myenv/bin/activate. [[2]](https://docs.example.org/a)[1]\n\n"
+        "> Then pip installs into the environment. [3]\n"
+    )
+    assert answer_claims(answer) == [
+        "Create a virtual environment with python -m venv myenv.",
+        "Activate it with source myenv/bin/activate.",
+        "Then pip installs into the environment.",
+    ]
+
+
 def test_a_supported_answer_is_checked_and_keeps_its_trust_score(
     anon_client, python_guru, llm_server, grounding_on
 ):

@@ -34,7 +34,7 @@ def test_the_prompt_holds_the_guru_the_date_the_rules_and_the_contexts():
     assert "Frob Guru" in system.content and "The frob build tool" in system.content
     assert datetime.date.today().isoformat() in system.content
     assert "Answer in British English." in system.content
-    assert "[Title](link)" in system.content  # how to cite
+    assert "is cited as [2]" in system.content  # how to cite: by the context's id
     assert '<context id="1" title="Levels" link="https://frob.example/levels?a=1&b=2">' in (
         system.content
     )

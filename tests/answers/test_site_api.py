@@ -86,8 +86,12 @@ def test_the_overview_without_answers_offers_questions_from_the_headings(anon_cl
     response = anon_client.get("/api/gurus/python/overview/")
     assert response.status_code == 200, response.content
     body = response.json()
-    assert set(body) == {"example_questions", "recent", "popular", "sources", "indexable"}
+    assert set(body) == {
+        "example_questions", "recent", "popular", "sources", "indexable", "versions",
+        "default_version",
+    }  # fmt: skip
     assert body["indexable"] is True
+    assert (body["versions"], body["default_version"]) == ([], "")  # no labels: no selector
     assert sorted(body["example_questions"]) == [
         "How do exceptions work?",
         "How do list comprehensions work?",
@@ -196,7 +200,12 @@ def test_the_sitemap_lists_answered_root_questions_of_active_gurus(anon_client, 
 
 def test_questions_asked_in_a_teams_chat_get_no_public_page(anon_client, python_guru):
     public = ask(anon_client, VENV)
-    for source, slug in ((Question.Source.SLACK, "in-slack"), (Question.Source.DISCORD, "in-dc")):
+    private = (
+        (Question.Source.SLACK, "in-slack"),
+        (Question.Source.DISCORD, "in-dc"),
+        (Question.Source.GITHUB, "in-gh"),
+    )
+    for source, slug in private:
         Question.objects.create(
             guru=python_guru,
             slug=slug,
@@ -211,7 +220,7 @@ def test_questions_asked_in_a_teams_chat_get_no_public_page(anon_client, python_
     overview = anon_client.get("/api/gurus/python/overview/").json()
     assert [q["slug"] for q in overview["recent"]] == [public["slug"]]
     assert [q["slug"] for q in overview["popular"]] == [public["slug"]]
-    for slug in ("in-slack", "in-dc"):
+    for slug in ("in-slack", "in-dc", "in-gh"):
         page = anon_client.get(f"/api/gurus/python/questions/{slug}/")
         assert page.status_code == 404
         assert page.json()["code"] == "question_not_found"

@@ -1,17 +1,15 @@
 """Server-Sent Events over real HTTP from the ASGI app: nothing is buffered at the server."""
 
 import json
-import threading
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 from openguru.core.asgi import takes_lean_handler
-from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
 
 from tests.answers.conftest import stream_calls
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.live_servers import serve_asgi
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,25 +18,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def live_asgi() -> Iterator[str]:
     from config.asgi import application
 
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            application,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="off",
-            proxy_headers=False,  # as `make run` and gunicorn serve it
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port("127.0.0.1", port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_asgi(application) as url:
+        yield url
 
 
 def read_events(lines: Iterator[str]) -> Iterator[tuple[str, dict]]:

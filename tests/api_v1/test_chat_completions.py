@@ -47,13 +47,13 @@ def test_an_answer_comes_as_a_chat_completion_with_its_source(client, python_gur
     assert len(stream_calls(llm_server)) == 1  # one answer, written by the model
 
 
-def test_sources_the_answer_does_not_link_are_listed_after_it(
+def test_the_sources_are_listed_after_the_answer_numbered_as_cited(
     client, python_guru, llm_server, settings
 ):
     settings.ANSWER_MODE = "fast"  # the answer is the first call, so it gets the scripted text
     llm_server.script("Use python -m venv myenv.")
     text = ask(client, ("user", IN_SCOPE))
-    assert text.startswith("Use python -m venv myenv.\n\nSources:\n- [Virtual environments](")
+    assert text.startswith("Use python -m venv myenv.\n\nSources:\n[1] [Virtual environments](")
     assert VENV_PAGE in text
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from benchmarks.capacity import QUICK_CAPACITY, CapacityPlan, embedder_summary
+from benchmarks.capacity import FULL_CAPACITY, QUICK_CAPACITY, CapacityPlan, embedder_summary
 from benchmarks.capacity_embedding import cpu_s_per_thousand, cycled, topics_text
 from benchmarks.capacity_search import mb_per_100k_chunks, mb_per_guru
 from benchmarks.capacity_worker import proc_status_mb
@@ -24,11 +24,34 @@ def test_capacity_alone_needs_the_database_but_no_docs_guru() -> None:
     )
 
 
-def test_both_search_parts_draw_from_one_corpus_big_enough_for_either() -> None:
+def test_the_search_parts_draw_from_one_corpus_big_enough_for_each() -> None:
     assert CapacityPlan().corpus_chunks == 100_000  # 100k in one collection, 100 gurus of 1,000
-    plan = CapacityPlan(growth_sizes=(2_000,), guru_levels=(1, 30), chunks_per_guru=500)
+    plan = CapacityPlan(
+        growth_sizes=(2_000,), guru_levels=(1, 30), chunks_per_guru=500, shared_gurus=10
+    )
     assert plan.corpus_chunks == 15_000
-    assert QUICK_CAPACITY.corpus_chunks == 10_000
+    shared = CapacityPlan(growth_sizes=(2_000,), guru_levels=(1,), shared_gurus=100)
+    assert shared.corpus_chunks == 50 + 100 * 200  # the small guru and 100 gurus of 200
+    assert QUICK_CAPACITY.corpus_chunks == 10_050
+    assert FULL_CAPACITY.corpus_chunks == 50 + 1_000 * 200
+
+
+def test_one_part_runs_on_its_own_drawing_only_the_chunks_it_needs() -> None:
+    config = BenchConfig.build(
+        sections=("capacity",),
+        output=Path("x.json"),
+        full=True,
+        capacity_parts=("shared",),
+        capacity_gurus=300,
+    )
+    assert config.capacity.parts == ("shared",)
+    assert config.capacity.shared_gurus == config.capacity.shared_empty_gurus == 300
+    assert config.capacity.corpus_chunks == 50 + 300 * 200  # not the 100k growth size
+    assert config.as_dict()["capacity_parts"] == ["shared"]
+    assert CapacityPlan().only(parts=("embedding",)).corpus_chunks == 0
+    assert CapacityPlan().only() == CapacityPlan()
+    with pytest.raises(ValueError, match="unknown capacity parts: speed"):
+        BenchConfig.build(sections=("capacity",), output=Path("x"), capacity_parts=("speed",))
 
 
 def test_cpu_is_reported_per_thousand_chunks() -> None:

@@ -38,6 +38,23 @@ def test_full_indexes_the_whole_site_and_forces_the_large_search() -> None:
     config = BenchConfig.build(sections=SECTIONS, output=Path("x.json"), full=True)
     assert config.scope.include_patterns == ()
     assert config.search.force_large
+    assert config.search.parts == ("latency", "recall")
+
+
+def test_the_recall_curve_runs_alone_at_the_sizes_asked() -> None:
+    default = BenchConfig.build(sections=("search",), output=Path("x.json"))
+    assert default.search.parts == ("latency",)
+    config = BenchConfig.build(
+        sections=("search",),
+        output=Path("x.json"),
+        search_parts=("recall",),
+        recall_sizes=(500_000, 100_000),
+    )
+    assert config.search.parts == ("recall",)
+    assert config.search.recall_sizes == (100_000, 500_000)
+    assert config.as_dict()["recall_sizes"] == [100_000, 500_000]
+    with pytest.raises(ValueError, match="unknown search parts: speed"):
+        BenchConfig.build(sections=("search",), output=Path("x"), search_parts=("speed",))
 
 
 @pytest.mark.parametrize("quick", [False, True])

@@ -18,6 +18,8 @@ from openguru.integrations.models import Integration
 
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.bots.discord_models import GUILD, HELP, TOKEN
+from tests.bots.github_app_fixtures import github_api, github_bot  # noqa: F401  (fixtures)
+from tests.bots.teams_helpers import teams, teams_api  # noqa: F401  (the Teams bot's fixtures)
 from tests.fakes.discord_server import FakeDiscordServer
 from tests.fakes.slack_server import FakeSlackServer
 

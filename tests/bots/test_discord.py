@@ -50,7 +50,7 @@ def test_a_mention_opens_a_thread_and_is_answered_there_streaming(
     assert len(answer.edits) >= 3  # at least one edit while streaming, then the whole answer
     assert answer.edits[1].endswith(" …")
     assert "venv" in answer.content
-    assert "**Sources:** [Virtual environments](<https://docs.example.org/virtual-env" in (
+    assert "**Sources:** [1] [Virtual environments](<https://docs.example.org/virtual-env" in (
         answer.content
     )
     assert "**Trust score:**" in answer.content

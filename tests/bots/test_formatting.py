@@ -55,12 +55,18 @@ def test_an_answer_ends_with_sources_and_trust_score():
     reply = BotReply(
         text="Use venv.",
         question_id=1,
-        references=[{"title": "Venv", "link": "https://x.org/venv"}, {"link": "https://y.org"}],
+        references=[
+            {"title": "Venv", "link": "https://x.org/venv"},
+            {"link": "https://y.org"},
+            {"title": "Pasted notes", "link": ""},
+        ],
         trust_score=0.834,
     )
     text = reply_markdown(reply, link=lambda title, url: f"[{title}]({url})")
     assert text == (
-        "Use venv.\n\n**Sources:** [Venv](https://x.org/venv) · [https://y.org](https://y.org)\n"
+        # numbered as the answer's inline citations; a source without a link by its title
+        "Use venv.\n\n**Sources:** [1] [Venv](https://x.org/venv) · [2] [https://y.org]"
+        "(https://y.org) · [3] Pasted notes\n"
         "**Trust score:** 83%"
     )
     refusal = BotReply(text="Sorry, my sources don't cover this.", refused=True)

@@ -49,7 +49,7 @@ def test_a_mention_is_answered_in_its_thread_streaming_then_final(
     final = updates[-1]["text"]
     assert "venv" in final
     link = r"<https://docs\.example\.org/virtual-environments\.html[^|>]*\|Virtual environments>"
-    assert re.search(r"\*Sources:\* " + link, final)
+    assert re.search(r"\*Sources:\* \[1\] " + link, final)
     assert "*Trust score:*" in final and "%" in final
     question = Question.objects.get(source=Question.Source.SLACK)
     assert Thread.objects.get(thread_id="1000.000001").binge.root_question == question

@@ -1,6 +1,6 @@
-"""Browser tests of the embeddable widget: Debian's Chromium (Playwright), the real ASGI app under
-uvicorn, the loopback LLM, and host pages on other loopback ports (a widget always runs
-cross-origin)."""
+"""Browser tests of the embeddable widget: Debian's Chromium (Playwright, shared by the process:
+tests/live_servers.py), the real ASGI app under uvicorn, the loopback LLM, and host pages on other
+loopback ports (a widget always runs cross-origin)."""
 
 import json
 from collections.abc import Iterator
@@ -21,15 +21,10 @@ from tests.browser.host_site import embed_page
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[BrowserThread]:
+@pytest.fixture
+def widget_built() -> None:
     if not Path(settings.WIDGET_JS_PATH).is_file():
         pytest.fail(f"{settings.WIDGET_JS_PATH} is not built: run `make install`")
-    browser = BrowserThread().start()
-    try:
-        yield browser
-    finally:
-        browser.stop()
 
 
 @pytest.fixture
@@ -58,7 +53,7 @@ class Tab:
 
 
 @pytest.fixture
-def tab(chromium: BrowserThread) -> Iterator[Tab]:
+def tab(chromium: BrowserThread, widget_built: None) -> Iterator[Tab]:
     page = chromium.new_page(viewport={"width": 1280, "height": 800})
     seen = Tab(page)
 

@@ -1,7 +1,6 @@
-"""What the admin console's browser tests share: a `next dev` warmed on the console's routes
-(against the module's ASGI server), a staff user, and signing in through the page."""
+"""What the admin console's browser tests share: the shared `next dev` warmed on the console's
+routes (tests/live_servers.py), a staff user, and signing in through the page."""
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -30,19 +29,11 @@ CONSOLE_ROUTES = (
 )
 
 
-@pytest.fixture(scope="module")
-def console_site(
-    live_api: str, tmp_path_factory: pytest.TempPathFactory, django_db_blocker
-) -> Iterator[NextSite]:
-    log = tmp_path_factory.mktemp("next") / "next-dev.log"
-    site = NextSite(live_api, log).start()
-    try:
-        # `next dev` compiles each route on its first request: here, not inside a step's timeout.
-        with django_db_blocker.unblock():
-            site.warm(*CONSOLE_ROUTES)
-        yield site
-    finally:
-        site.stop()
+@pytest.fixture
+def console_site(next_dev: NextSite, django_db_blocker) -> NextSite:
+    # `next dev` compiles each route on its first request: here, not inside a step's timeout.
+    with django_db_blocker.unblock():
+        return next_dev.serve(*CONSOLE_ROUTES)
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ class NextSite:
         self.api_origin = api_origin
         self._log_path = log
         self._process: subprocess.Popen[bytes] | None = None
+        self._warmed: set[str] = set()
         self.dist_dir = f".next/browser-tests-{self.port}"
         # Beside the build folder, not in it: `next dev` empties its folder as it starts.
         self._tsconfig_path = FRONTEND / f"{self.dist_dir}.tsconfig.json"
@@ -76,6 +77,17 @@ class NextSite:
         """Compiles routes up front (dev compiles each on its first request)."""
         for path in paths:
             httpx.get(f"{self.origin}{path}", timeout=120)
+            self._warmed.add(path)
+
+    def serve(self, *paths: str) -> "NextSite":
+        """Starts the server unless it runs already, and compiles those of `paths` it has not
+        compiled yet: one server serves every test of the process."""
+        if self._process is None:
+            self.start()
+        elif self._process.poll() is not None:
+            raise RuntimeError(f"next dev exited: {self._log_path.read_text()[-2000:]}")
+        self.warm(*(path for path in paths if path not in self._warmed))
+        return self
 
     def stop(self) -> None:
         if self._process is None:

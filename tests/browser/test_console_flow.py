@@ -21,6 +21,7 @@ from openguru.sources.models import DataSource
 
 from tests.answers.conftest import PAGES
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.browser.answers_shown import wait_for_trust
 from tests.browser.console_site import (  # noqa: F401
     Console,
     console,
@@ -29,7 +30,7 @@ from tests.browser.console_site import (  # noqa: F401
     staff,
     trusts_console,
 )
-from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import tab  # noqa: F401
 from tests.sources.ingestion_helpers import guide_pdf, make_pdf
 
 # The first test also waits for `next dev` to compile every console route (console_site): that
@@ -158,7 +159,7 @@ def test_sign_in_build_a_guru_and_follow_a_question_into_analytics(
         page.goto(f"{origin}/g/{SLUG}")
         page.get_by_label(f"Ask {NAME} a question").fill(IN_SCOPE)
         page.keyboard.press("Enter")
-        page.locator("[data-part=trust]").wait_for(timeout=SLOW_MS)
+        wait_for_trust(page, timeout=SLOW_MS)
 
     browser.run(ask_on_the_public_page, timeout=180)
     question = Question.objects.get()
@@ -193,7 +194,16 @@ def test_sign_in_build_a_guru_and_follow_a_question_into_analytics(
     seen = browser.run(read_analytics)
     assert len(seen["month"]) == 30 and list(seen["month"])[-1] == today  # oldest first
     assert seen["today"] == {
-        today: {"ui": 1, "api": 0, "widget": 0, "slack": 0, "discord": 0, "total": 1}
+        today: {
+            "ui": 1,
+            "api": 0,
+            "widget": 0,
+            "slack": 0,
+            "discord": 0,
+            "teams": 0,
+            "github": 0,
+            "total": 1,
+        }
     }
     assert sum(v for day in seen["month"].values() for k, v in day.items() if k != "total") == 1
     assert sum(bucket["count"] for bucket in seen["trust"].values()) == 1

@@ -9,21 +9,21 @@ import pytest
 from openguru.sources.models import DataSource
 from pytest_django.fixtures import Settings
 
+from tests.browser.console_connectors import add_then_replace_token
 from tests.browser.console_site import (  # noqa: F401
     Console,
     console,
     console_site,
-    sign_in,
     staff,
     trusts_console,
 )
-from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import tab  # noqa: F401
 from tests.fakes.github_api import FakeComment, FakeGitHubApi, FakeIssue
 from tests.gurus.helpers import guru_make
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
-SLUG, TOKEN, SLOW_MS = "issues-guide", "github_pat_console0123456789", 120_000
+SLUG, TOKEN = "issues-guide", "github_pat_console0123456789"
 
 
 @pytest.fixture
@@ -48,33 +48,26 @@ def test_an_admin_adds_closed_bug_issues_with_a_token(
     github: FakeGitHubApi,
 ) -> None:
     guru_make(slug=SLUG, name="Issues guide")
-    view = console.tab
 
-    def add_issues() -> dict:
-        page = view.page
-        page.goto(f"{console.origin}/console/gurus/{SLUG}/sources")
-        sign_in(page, console.staff)
-        page.wait_for_url(f"**/console/gurus/{SLUG}/sources")
-        page.get_by_role("button", name="GitHub issues", exact=True).click()
+    def fill(page) -> None:
         page.get_by_label("GitHub repository URL").fill("https://github.com/octo/guide")
         page.get_by_label("Token").fill(TOKEN)
         page.get_by_label("State").select_option("closed")
         page.get_by_label("Labels").fill("bug")
-        view.axe("github-issues")
-        page.get_by_role("button", name="Add source").click()
-        page.locator("tr[data-status=SUCCESS]").wait_for(timeout=SLOW_MS)
-        added = {
-            "html": page.content(),
-            "row": page.locator("tr[data-status=SUCCESS]").inner_text(),
-        }
-        # A wrong token in its place: the run fails and says why; the token is not shown back.
-        page.get_by_text("Replace token").click()
-        page.get_by_label("New token for https://github.com/octo/guide").fill("github_pat_wrong")
-        page.get_by_role("button", name="Save token").click()
-        page.locator("tr[data-status=FAILED]").wait_for(timeout=SLOW_MS)
-        return {**added, "failed": page.locator("tr[data-status=FAILED]").inner_text()}
 
-    seen = console.browser.run(add_issues, timeout=400)
+    seen = console.browser.run(
+        lambda: add_then_replace_token(
+            console,
+            slug=SLUG,
+            button="GitHub issues",
+            fill=fill,
+            axe="github-issues",
+            token_label="New token for https://github.com/octo/guide",
+            wrong_token="github_pat_wrong",
+        ),
+        timeout=400,
+    )
+
     assert TOKEN not in seen["html"]
     assert "401" in seen["failed"] and "github_pat_wrong" not in seen["failed"]
     assert "GitHub issues" in seen["row"]

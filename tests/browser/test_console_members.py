@@ -23,7 +23,7 @@ from tests.browser.console_site import (  # noqa: F401
     staff,
     trusts_console,
 )
-from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import tab  # noqa: F401
 from tests.fakes.smtp_server import LoopbackSMTPServer
 from tests.gurus.helpers import guru_make
 

@@ -20,7 +20,7 @@ from tests.browser.console_site import (  # noqa: F401
     trusts_console,
 )
 from tests.browser.next_site import NextSite
-from tests.browser.qa.conftest import chromium, live_api, tab  # noqa: F401
+from tests.browser.qa.conftest import tab  # noqa: F401
 from tests.fakes.oidc_provider import LoopbackOidcProvider
 from tests.gurus.helpers import guru_make
 

@@ -12,7 +12,7 @@ from openguru.answers.models import Question
 from openguru.gurus.models import Guru, Visibility
 
 from tests.browser.next_site import NextSite
-from tests.browser.qa.conftest import live_api, site  # noqa: F401  (module fixtures)
+from tests.browser.qa.conftest import site  # noqa: F401
 from tests.gurus.helpers import guru_make
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,6 +9,7 @@ from openguru.answers.models import Question, Vote
 from openguru.sources.services import source_create
 
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.browser.answers_shown import wait_for_trust
 from tests.browser.conftest import embed
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,7 +38,7 @@ def ask(page, question: str, nth: int) -> None:
     """Types a question and waits until the `nth` answer (from 1) shows its trust score."""
     page.get_by_label("Your question").fill(question)
     page.keyboard.press("Enter")
-    page.locator("[data-part=trust]").nth(nth - 1).wait_for(timeout=30_000)
+    wait_for_trust(page, timeout=30_000, nth=nth)
 
 
 def open_panel(page, url: str) -> None:
@@ -291,7 +292,7 @@ def test_a_failed_answer_says_so_in_words_and_retry_asks_again(
     def retry() -> int:
         page = tab.page
         page.get_by_role("button", name="Retry").click()
-        page.locator("[data-part=trust]").wait_for(timeout=30_000)
+        wait_for_trust(page, timeout=30_000)
         return page.locator("article.answer").count()
 
     message = chromium.run(fail)

@@ -10,7 +10,9 @@ from openguru.core.platform_settings import platform_settings_update
 
 from tests.console.conftest import GUIDE, NOTES, A, B, make_guru, seed_week, today
 
-ZERO = {"ui": 0, "api": 0, "widget": 0, "slack": 0, "discord": 0, "total": 0}
+ZERO = {
+    "ui": 0, "api": 0, "widget": 0, "slack": 0, "discord": 0, "teams": 0, "github": 0, "total": 0
+}  # fmt: skip
 
 
 def _check_week(admin_api) -> None:

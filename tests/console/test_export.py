@@ -4,9 +4,15 @@ week read back from the CSV, JSON and Excel files."""
 import csv
 import io
 import json
+from dataclasses import dataclass
+from typing import Any
 
 import openpyxl
 import pytest
+from openguru.answers.analytics.rows import ExportFilters, export_rows
+from openguru.answers.analytics.selectors import interval_get
+from openguru.answers.models import OutOfContextQuestion
+from openguru.api_v1.analytics_export import write_csv, write_json, write_xlsx
 from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from rest_framework.test import APIClient
 
@@ -24,11 +30,24 @@ WEEK_QUESTIONS = [  # oldest first; same-time rows answers before refusals
 ]
 
 
-def _export(client: APIClient, export_type: str, **body: object):
+@dataclass
+class Exported:
+    status_code: int
+    headers: Any
+    content: bytes
+
+    def __getitem__(self, header: str) -> str:
+        return str(self.headers[header])
+
+
+def _export(client: APIClient, export_type: str, **body: object) -> Exported:
+    """The response, its streamed body read whole as a client would."""
     response = client.post(URL, {"export_type": export_type, "interval": "7d", **body}, "json")
-    assert response.status_code == 200, response.content
+    assert response.status_code == 200, response.json()
+    assert response.streaming
     assert response["Content-Disposition"].startswith('attachment; filename="python-questions-7d')
-    return response
+    content = b"".join(response.streaming_content)
+    return Exported(response.status_code, response.headers, content)
 
 
 def _check_csv(client: APIClient) -> None:
@@ -82,6 +101,23 @@ def test_json_with_gurubase_filters(admin_api, seeded):
     assert rows[1]["sources"] == [{"title": "Guide", "url": "https://example.com/guide.pdf"}]
     assert rows[1]["trust_score"] == 0.45
     assert rows[0]["trust_score"] is None
+
+
+def test_the_streamed_files_hold_what_the_files_built_in_memory_hold(admin_api, seeded):
+    from tests.console.conftest import ask, refuse
+
+    # Same-instant rows: the stream merges answers and refusals as the in-memory sort orders.
+    at_once = ask(seeded.guru, "Same instant?", days_ago=2, trust_score=0.7)
+    refusal = refuse(seeded.guru, "Same instant, refused", days_ago=2)
+    OutOfContextQuestion.objects.filter(pk=refusal.pk).update(created_at=at_once.created_at)
+    rows = export_rows(guru=seeded.guru, interval=interval_get(name="7d"), filters=ExportFilters())
+    assert len(rows) == len(WEEK_QUESTIONS) + 2
+    assert _export(admin_api, "csv").content == write_csv(rows)
+    interval = interval_get(name="7d")
+    assert _export(admin_api, "json").content == write_json(rows, guru="python", interval=interval)
+    streamed = openpyxl.load_workbook(io.BytesIO(_export(admin_api, "xlsx").content)).active
+    in_memory = openpyxl.load_workbook(io.BytesIO(write_xlsx(rows))).active
+    assert list(streamed.iter_rows(values_only=True)) == list(in_memory.iter_rows(values_only=True))
 
 
 def test_xlsx_and_no_formulas_from_visitors(admin_api, seeded):

@@ -1,7 +1,8 @@
 """The cases the contract files run.
 
-Vector stores: Milvus Lite on the session's loopback server, and the memory store, which needs
-none and so runs in the fast lane. LLMs: OpenAI-compatible and Gemini on loopback servers, the
+Vector stores: Milvus Lite on the session's loopback server in both layouts (a collection per
+guru, and one shared by every guru), and the memory store, which needs none and so runs in the
+fast lane. LLMs: OpenAI-compatible and Gemini on loopback servers, the
 fake, and a fallback whose primary is down. Another implementation joins by adding a fixture and
 a case here."""
 
@@ -13,6 +14,7 @@ from openguru.providers.llm.fallback import FallbackLLM
 from openguru.providers.vectorstore.base import VectorStore
 from openguru.providers.vectorstore.memory import MemoryVectorStore
 from openguru.providers.vectorstore.milvus import MilvusVectorStore
+from openguru.providers.vectorstore.milvus_shared import SharedMilvusVectorStore
 
 from tests.contracts.llm_cases import GEMINI_KEY, OPENAI_KEY, Case, gemini_llm, openai_llm
 from tests.contracts.vectorstore_cases import DIM, unique_collection_name
@@ -21,6 +23,7 @@ from tests.fakes.openai_server import FakeOpenAIServer
 
 STORE_CASES = [
     pytest.param("milvus_store", id="milvus"),
+    pytest.param("milvus_shared_store", id="milvus-shared"),
     pytest.param("memory_store", id="memory", marks=pytest.mark.fast),
 ]
 
@@ -28,6 +31,15 @@ STORE_CASES = [
 @pytest.fixture(scope="module")
 def milvus_store(milvus_server: str) -> Iterator[MilvusVectorStore]:
     store = MilvusVectorStore(uri=milvus_server, bm25_analyzer="english")
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def milvus_shared_store(milvus_server: str) -> Iterator[SharedMilvusVectorStore]:
+    store = SharedMilvusVectorStore(
+        uri=milvus_server, bm25_analyzer="english", collection_prefix="contract_"
+    )
     yield store
     store.close()
 

@@ -13,6 +13,7 @@ from openguru.core.errors import DomainError, ErrorCode
 from openguru.providers.vectorstore.base import VectorStore
 from openguru.providers.vectorstore.memory import MemoryVectorStore
 from openguru.providers.vectorstore.milvus import MilvusVectorStore
+from openguru.providers.vectorstore.milvus_shared import SharedMilvusVectorStore
 
 from tests.contracts.vectorstore_cases import (
     DIM,
@@ -40,7 +41,14 @@ def english(store: VectorStore) -> VectorStore:
 
 @pytest.fixture
 def standard(english: VectorStore, request: pytest.FixtureRequest) -> Iterator[VectorStore]:
-    if isinstance(english, MilvusVectorStore):
+    if isinstance(english, SharedMilvusVectorStore):
+        uri = request.getfixturevalue("milvus_server")
+        other: MilvusVectorStore = SharedMilvusVectorStore(
+            uri=uri, bm25_analyzer="standard", collection_prefix="contract_"
+        )
+        yield other
+        other.close()
+    elif isinstance(english, MilvusVectorStore):
         uri = request.getfixturevalue("milvus_server")
         other = MilvusVectorStore(uri=uri, bm25_analyzer="standard")
         yield other

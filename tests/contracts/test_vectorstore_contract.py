@@ -108,6 +108,16 @@ class TestWrites:
         hits = store.search_dense(collection, axis_vector(0, tilt=0.5), limit=5)
         assert [(hit.id, hit.text) for hit in hits] == [("a", "second version")]
 
+    def test_one_call_can_replace_stored_rows_and_add_new_ones(
+        self, store: VectorStore, collection: str
+    ) -> None:
+        store.upsert(collection, [make_chunk("a", text="first version")])
+        store.upsert(collection, [make_chunk("b", text="new"), make_chunk("a", text="second")])
+
+        assert store.count(collection) == 2
+        hits = store.chunks_by_id(collection, ["a", "b"])
+        assert [(hit.id, hit.text) for hit in hits] == [("a", "second"), ("b", "new")]
+
     def test_repeated_id_in_one_call_keeps_the_last(
         self, store: VectorStore, collection: str
     ) -> None:

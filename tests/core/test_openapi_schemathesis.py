@@ -10,7 +10,6 @@ nearly every call a 404). So an operation that deletes the guru leaves nothing b
 next one.
 """
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,14 +17,12 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-import uvicorn
 from django.test import Client
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from openguru.answers.models import Question
 from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
 from openguru.integrations.widget.services import widget_id_create
-from openguru.providers.vectorstore.lite_server import free_port, wait_for_port
 from openguru.sources.models import DataSource
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
@@ -38,6 +35,7 @@ from schemathesis.specs.openapi.checks import (
 from tests.answers.conftest import python_guru  # noqa: F401  (a guru with three indexed pages)
 from tests.answers.test_answer_engine import IN_SCOPE
 from tests.fakes.youtube_data_api import DATA_API_KEY, FakeChannel, FakeEntry, FakeYouTubeDataApi
+from tests.live_servers import serve_asgi
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,20 +69,8 @@ def live_api() -> Iterator[str]:
     """The ASGI app under uvicorn on loopback, as `make run` serves it."""
     from config.asgi import application
 
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port("127.0.0.1", port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_asgi(application, proxy_headers=True) as url:
+        yield url
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,4 @@
-"""Fixtures shared with the answer and browser tests: a guru with three indexed pages, and the
-ASGI app under uvicorn for the whole module (the UI server started once points at it)."""
+"""Fixtures shared with the answer tests: a guru with three indexed pages. (The ASGI app under
+uvicorn and the UI's servers are the shared ones in tests/live_servers.py.)"""
 
 from tests.answers.conftest import python_guru  # noqa: F401
-from tests.browser.qa.conftest import live_api  # noqa: F401

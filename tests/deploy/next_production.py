@@ -20,6 +20,8 @@ from openguru.providers.vectorstore.lite_server import free_port
 from tests.browser.next_site import FRONTEND, process_group_stop
 
 NEXT = FRONTEND / "node_modules" / ".bin" / "next"
+# What Django's revalidation requests must carry to this UI (settings.UI_REVALIDATE_SECRET).
+REVALIDATE_SECRET = "production-tests-revalidate"
 
 
 class NextProduction:
@@ -42,6 +44,7 @@ class NextProduction:
             "NEXT_TELEMETRY_DISABLED": "1",
             "NEXT_DIST_DIR": self.dist_dir,
             "NEXT_TSCONFIG_PATH": self._tsconfig(),
+            "UI_REVALIDATE_SECRET": REVALIDATE_SECRET,
         }
 
     def _tsconfig(self) -> str:

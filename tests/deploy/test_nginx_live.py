@@ -33,20 +33,16 @@ UI_HEADERS = {
 
 
 @pytest.fixture(scope="module")
-def ui(live_api: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[NextSite]:
+def ui(next_dev: NextSite) -> NextSite:
     """The UI's address, fixed up front for nginx; the server starts only for the tests that
     need it (`site`): it takes minutes to compile on a busy machine."""
-    next_site = NextSite(live_api, tmp_path_factory.mktemp("next") / "next-dev.log")
-    yield next_site
-    next_site.stop()
+    return next_dev
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def site(ui: NextSite, django_db_blocker) -> NextSite:
-    ui.start()
     with django_db_blocker.unblock():  # the pages ask the backend, which reads the database
-        ui.warm("/robots.txt", "/g/python/not-asked-yet")  # compiles the question route
-    return ui
+        return ui.serve("/robots.txt", "/g/python/not-asked-yet")  # compiles the question route
 
 
 @pytest.fixture(scope="module")

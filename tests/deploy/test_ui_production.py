@@ -1,7 +1,9 @@
 """The UI as production serves it: `next build` and `next start` (frontend/Dockerfile's
 commands) behind the repository's nginx, in Chromium, under the Content-Security-Policy nginx
 sends. The pages load, a question is answered (the loopback LLM), and the widget answers on a
-third-party page, with no CSP violation and no console error anywhere."""
+third-party page, with no CSP violation and no console error anywhere. A stored question page is
+served from Next's cache to anonymous visitors and dropped from it when Django says its answer
+or its guru changed; a signed-in visitor's page is rendered per request with their session."""
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -12,16 +14,21 @@ import httpx
 import pytest
 from benchmarks.chromium import BrowserThread, PageServer
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
 from openguru.answers.models import Question
+from openguru.answers.services import AnswerRecord, question_save
 from openguru.gurus.models import Guru
+from openguru.gurus.services import guru_update
 from openguru.integrations.widget.services import widget_id_create
 from playwright.sync_api import ConsoleMessage, Page
 
 from tests.answers.test_answer_engine import IN_SCOPE
-from tests.browser.conftest import chromium  # noqa: F401  (the browser tests' own)
+from tests.browser.answers_shown import wait_for_trust
+from tests.browser.conftest import widget_built  # noqa: F401
 from tests.browser.host_site import embed_page
 from tests.browser.qa.helpers import lead
-from tests.deploy.next_production import NextProduction
+from tests.deploy.next_production import REVALIDATE_SECRET, NextProduction
 from tests.deploy.nginx_server import NginxServer
 from tests.deploy.test_dockerfiles import FRONTEND as FRONTEND_DOCKERFILE
 from tests.deploy.test_dockerfiles import stages
@@ -95,7 +102,7 @@ class Watched:
 
 
 @pytest.fixture
-def tab(chromium: BrowserThread) -> Iterator[Watched]:  # noqa: F811
+def tab(chromium: BrowserThread, widget_built: None) -> Iterator[Watched]:  # noqa: F811
     # bypass_csp stays False (Playwright's default): the browser enforces nginx's policy.
     page = chromium.new_page(viewport={"width": 1200, "height": 900})
     seen = Watched(page)
@@ -127,7 +134,7 @@ def test_the_dockerfile_builds_and_starts_the_ui_with_the_commands_used_here() -
 
 
 def test_pages_and_an_answer_work_under_nginx_csp(
-    chromium: BrowserThread,  # noqa: F811
+    chromium: BrowserThread,
     tab: Watched,
     nginx: NginxServer,
     ui: NextProduction,
@@ -143,7 +150,7 @@ def test_pages_and_an_answer_work_under_nginx_csp(
         page.wait_for_url("**/g/python")
         page.get_by_label("Ask Python a question").fill(IN_SCOPE)
         page.keyboard.press("Enter")
-        page.locator("[data-part=trust]").wait_for(timeout=60_000)
+        wait_for_trust(page, timeout=60_000)
         answer = page.locator("[data-part=answer]").inner_text()
         permalink = page.locator("[data-part=permalink]").get_attribute("href") or ""
         question = page.goto(f"{nginx.origin}{permalink}")
@@ -175,7 +182,7 @@ def test_pages_and_an_answer_work_under_nginx_csp(
 
 
 def test_the_widget_answers_on_a_third_party_page_through_nginx(
-    chromium: BrowserThread,  # noqa: F811
+    chromium: BrowserThread,
     tab: Watched,
     nginx: NginxServer,
     python_guru: Guru,
@@ -195,7 +202,7 @@ def test_the_widget_answers_on_a_third_party_page_through_nginx(
             page.locator(".launcher").click()
             page.get_by_label("Your question").fill(IN_SCOPE)
             page.keyboard.press("Enter")
-            page.locator("[data-part=trust]").wait_for(timeout=60_000)
+            wait_for_trust(page, timeout=60_000)
             page.wait_for_timeout(300)
             return page.locator("[data-part=answer]").inner_text()
 
@@ -206,3 +213,46 @@ def test_the_widget_answers_on_a_third_party_page_through_nginx(
     assert question.source == Question.Source.WIDGET
     assert lead(question.content) in " ".join(answer.split())
     assert tab.problems() == []
+
+
+def _answer(guru: Guru, content: str, existing: Question | None = None) -> Question:
+    record = AnswerRecord(
+        slug="is-it-cached", question="Is it cached?", user_question="is it cached",
+        content=content, references=[], trust_score=0.9, source=Question.Source.USER,
+        extractive=True,
+    )  # fmt: skip
+    return question_save(guru=guru, record=record, existing=existing)
+
+
+def _staff_session() -> dict[str, str]:
+    user = get_user_model().objects.create_user("cache-admin", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return {"Cookie": f"{name}={client.cookies[name].value}"}
+
+
+def test_question_pages_are_cached_for_visitors_and_dropped_when_django_says(
+    nginx: NginxServer, ui: NextProduction, python_guru: Guru, settings: Any
+) -> None:
+    settings.UI_INTERNAL_URL = ui.origin
+    settings.UI_REVALIDATE_SECRET = REVALIDATE_SECRET
+    question = _answer(python_guru, "The first answer.")
+    page = f"{ui.origin}/g/{python_guru.slug}/{question.slug}"
+
+    first, again = httpx.get(page, timeout=60), httpx.get(page, timeout=60)
+    assert "The first answer." in first.text and "The first answer." in again.text
+    assert again.headers.get("x-nextjs-cache") == "HIT", again.headers
+
+    _answer(python_guru, "The second answer.", existing=question)  # tasks run eagerly here
+    assert "The second answer." in httpx.get(page, timeout=60).text
+
+    admin = _staff_session()
+    signed_in = httpx.get(page, headers=admin, timeout=60)
+    assert signed_in.status_code == 200 and "The second answer." in signed_in.text
+    assert "x-nextjs-cache" not in signed_in.headers  # rendered for them, not the cached copy
+    assert "no-store" in signed_in.headers.get("cache-control", "")
+
+    guru_update(guru=python_guru, data={"visibility": "private"})
+    assert httpx.get(page, timeout=60).status_code == 404  # the cached copy went with it
+    assert "The second answer." in httpx.get(page, headers=admin, timeout=60).text

@@ -77,6 +77,11 @@ class _State:
     delays: dict[str, float] = field(default_factory=dict)
     requests: list[RecordedRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Notified when a delay changes, so the requests already waiting see the new one.
+    delays_changed: threading.Condition = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.delays_changed = threading.Condition(self.lock)
 
 
 class DocsSite(LoopbackServer):
@@ -143,9 +148,11 @@ class DocsSite(LoopbackServer):
         self._add(path, route)
 
     def add_slow(self, path: str, seconds: float) -> None:
-        """Wait `seconds` before answering `path` (whatever answers it: a route or a file)."""
-        with self.state.lock:
+        """Wait `seconds` before answering `path` (whatever answers it: a route or a file). A
+        request already waiting waits as the new value says: 0 lets it go at once."""
+        with self.state.delays_changed:
             self.state.delays[path] = seconds
+            self.state.delays_changed.notify_all()
 
     def _add(self, path: str, route: _Route) -> None:
         with self.state.lock:
@@ -185,13 +192,17 @@ class _SiteHandler(BaseHTTPRequestHandler):
                 RecordedRequest(self.command, self.path, dict(self.headers.items()))
             )
             route = self.state.routes.get(path)
-            delay = self.state.delays.get(path, 0.0)
-        if delay:
-            time.sleep(delay)
+        self._wait_out(path, since=time.monotonic())
         if route is not None:
             self._send_route(route, send_body=send_body)
         else:
             self._send_file(path, send_body=send_body)
+
+    def _wait_out(self, path: str, *, since: float) -> None:
+        """Until the path's delay, counted from `since`, has passed (it may change meanwhile)."""
+        with self.state.delays_changed:
+            while (left := since + self.state.delays.get(path, 0.0) - time.monotonic()) > 0:
+                self.state.delays_changed.wait(left)
 
     def _send_route(self, route: _Route, *, send_body: bool) -> None:
         if route.huge_size:

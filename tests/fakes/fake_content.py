@@ -11,7 +11,7 @@ from typing import Any
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _CITED_PASSAGE = re.compile(r"\[(\d+)\][^\S\n]*([^\n]+)")
-_CONTEXT = re.compile(r'<context id="\d+" title="([^"]*)" link="([^"]*)">\n(.*?)\n</context>', re.S)
+_CONTEXT = re.compile(r'<context id="(\d+)" title="[^"]*" link="[^"]*">\n(.*?)\n</context>', re.S)
 
 
 def first_sentence(text: str, limit: int = 200) -> str:
@@ -21,11 +21,11 @@ def first_sentence(text: str, limit: int = 200) -> str:
 
 def fake_answer(prompt_text: str, question: str) -> str:
     """What the fake model says: the first sentence of the prompt's first context, cited as the
-    answer prompt asks (`[Title](link)`), or of its first `[n]` passage."""
+    answer prompt asks (`[n]`, the context's id), or of its first `[n]` passage."""
     context = _CONTEXT.search(prompt_text)
     if context:
-        title, link, text = context.groups()
-        return f"{first_sentence(_without_heading(text))} [{title}]({link})"
+        number, text = context.groups()
+        return f"{first_sentence(_without_heading(text))} [{number}]"
     match = _CITED_PASSAGE.search(prompt_text)
     if match:
         return f"{first_sentence(match.group(2))} [{match.group(1)}]"

@@ -5,8 +5,10 @@ and code block is the sources' own words, cited to the context it came from."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openguru.answers.engine.citations import citation
 from openguru.answers.engine.context import Context
 from openguru.answers.engine.extractive import EXTRACTED_LABEL, extracted_quotes, extractive_answer
+from openguru.sources.loaders.line_joining import lines_joined
 
 from tests.fuzz.strategies import code, fuzz, markdown, prose
 
@@ -69,10 +71,13 @@ def test_every_quote_is_the_sources_own_words(
     assert len(quotes) <= max_sentences
     for quote in quotes:
         assert quote.context in found
-        assert quote.passage.sentence.strip()
-        assert quote.passage.sentence in quote.context.body_text
-        if quote.passage.code is not None:
-            assert quote.passage.code.text in quote.context.body_text
+        # Wrapped lines are read joined (a PDF's, hard-wrapped text's): the words are the same.
+        body = lines_joined(quote.context.body_text)
+        for passage in quote.passages:
+            assert passage.sentence.strip()
+            assert passage.sentence in body
+        if quote.code is not None:
+            assert quote.code.text in quote.context.body_text
 
 
 @fuzz(40)
@@ -81,11 +86,11 @@ def test_the_rendered_answer_quotes_only_the_sources(question: str, found: list[
     answer = extractive_answer(question=question, contexts=found)
     assert answer.startswith(EXTRACTED_LABEL)
     quoted = [line[2:] for line in answer.splitlines() if line.startswith("> ")]
-    assert len(quoted) <= 5
-    bodies = [context.body_text for context in found]
-    for line in quoted:
-        sentence = line.rsplit(" — ", 1)[0]
-        assert any(sentence in body for body in bodies), line
+    quotes = extracted_quotes(question=question, contexts=found)
+    assert quoted == [f"{q.sentences} {citation(q.number, q.context.link)}" for q in quotes]
+    # numbered as first cited: 1, then at most one more than any before it
+    numbers = [quote.number for quote in quotes]
+    assert all(n <= max(numbers[:i], default=0) + 1 for i, n in enumerate(numbers))
 
 
 @pytest.mark.timeout(60)  # a hang guard, not a speed check: milliseconds now, an hour before

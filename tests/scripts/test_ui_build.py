@@ -15,7 +15,6 @@ import pytest
 from benchmarks.chromium import BrowserThread
 from openguru.providers.vectorstore.lite_server import free_port
 
-from tests.browser.conftest import chromium  # noqa: F401  (the browser tests' own)
 from tests.browser.next_site import FRONTEND, process_group_stop
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "backend" / "scripts"
@@ -136,7 +135,7 @@ def run_ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, bool
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_run_path_serves_the_production_build_with_its_security_headers(
-    chromium: BrowserThread,  # noqa: F811
+    chromium: BrowserThread,
     run_ui: tuple[str, bool],
 ) -> None:
     origin, rebuilt = run_ui

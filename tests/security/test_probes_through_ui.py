@@ -27,17 +27,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "the right and long passphrase"
 
 
-@pytest.fixture(scope="module")
-def ui(
-    live_api: str, tmp_path_factory: pytest.TempPathFactory, django_db_blocker
-) -> Iterator[NextSite]:
-    site = NextSite(live_api, tmp_path_factory.mktemp("next") / "next-dev.log").start()
-    try:
-        with django_db_blocker.unblock():
-            site.warm("/console/sign-in", "/g/python/q", "/api/auth/session/")
-        yield site
-    finally:
-        site.stop()
+@pytest.fixture
+def ui(next_dev: NextSite, django_db_blocker) -> NextSite:
+    with django_db_blocker.unblock():
+        return next_dev.serve("/console/sign-in", "/g/python/q", "/api/auth/session/")
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ def test_an_uploaded_file_is_indexed_and_an_answer_cites_its_exact_part(
     assert hit.metadata["link"] == link, hit.metadata
 
     answer = ask(anon_client, sample.question)
-    assert answer["references"], answer
+    assert answer["references"], (answer, answer.get("content"))
     assert answer["references"][0]["link"] == link, answer["references"]
     if not sample.tabular:
         assert sample.fact in answer["content"], answer["content"]

@@ -159,3 +159,25 @@ def test_missing_upload_is_an_invalid_file(tmp_path: Path) -> None:
         load(tmp_path / "gone.pdf")
 
     assert error.value.code == ErrorCode.INVALID_FILE
+
+
+def test_a_pages_wrapped_lines_are_joined_into_sentences(tmp_path: Path) -> None:
+    path = write_pdf(
+        tmp_path / "ops.pdf",
+        [
+            [
+                "Configuration",
+                "The configu-",
+                "ration file sets how many workers run",
+                "on each host and where the cache is stored.",
+                "- workers: the number of processes",
+            ]
+        ],
+    )
+    documents, _ = load(path)
+    assert documents[0].text.splitlines() == [
+        "Configuration",  # a title keeps its own line
+        "The configuration file sets how many workers run on each host and where the cache"
+        " is stored.",
+        "- workers: the number of processes",  # and so does a list item
+    ]

@@ -34,6 +34,8 @@ def test_the_guru_as_the_widget_draws_it(live_asgi, python_guru, widget_headers)
         "slug": "python",
         # Nothing asked yet: the titles of its sources.
         "example_questions": body["example_questions"],
+        "versions": [],  # its sources carry no version label: no selector
+        "default_version": "",
     }
     assert sorted(body["example_questions"]) == [  # made from the sources' titles
         "How do exceptions work?",
@@ -235,3 +237,26 @@ def test_votes_and_examples_name_the_widgets_own_guru(live_asgi, python_guru, wi
     )
     assert unknown.status_code == 404
     assert unknown.json()["code"] == "question_not_found"
+
+
+def test_the_widget_offers_the_versions_and_asks_the_one_chosen(
+    live_asgi, python_guru, widget_headers, llm_server
+):
+    from openguru.sources.models import DataSource
+
+    from tests.answers.conftest import page_url
+
+    DataSource.objects.filter(url=page_url("Virtual environments")).update(version="3.12")
+    DataSource.objects.filter(url=page_url("Exceptions")).update(version="3.11")
+    body = httpx.get(f"{live_asgi}/api/widget/guru/", headers=widget_headers, timeout=30).json()
+    assert body["versions"] == ["3.12", "3.11"] and body["default_version"] == "3.12"
+
+    question = "How do I handle exceptions with try and except?"
+    assert ask(live_asgi, widget_headers, question, version="3.11").status_code == 200
+    saved = ask(live_asgi, widget_headers, question, version="3.11", fetch_existing=True).json()
+    links = {r["link"].split("#")[0] for r in saved["references"]}
+    assert page_url("Exceptions") in links
+    assert page_url("Virtual environments") not in links
+    assert Question.objects.get(user_question=question).version == "3.11"
+    unknown = ask(live_asgi, widget_headers, question, version="2.7")
+    assert unknown.status_code == 400

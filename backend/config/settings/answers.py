@@ -43,11 +43,20 @@ RETRIEVAL_BM25_WEIGHT = env.str("RETRIEVAL_BM25_WEIGHT", default="auto")
 # Candidates ordered by page (answers/engine/pages.py): the first ten places go to the best chunk
 # of each
 # of the ten pages whose best sections rank highest. Off until `make eval` settles it
-# (docs/benchmarks.md, "Fusion and pages").
+# (docs/evaluation.md, "Fusion and pages").
 RETRIEVAL_PAGE_AGGREGATION = env.bool("RETRIEVAL_PAGE_AGGREGATION", default=False)
+# The gate also scores the top candidates' sentences, a chunk's relevance being its best
+# sentence's when higher (answers/engine/units.py; docs/evaluation.md, "Refusal").
+RETRIEVAL_UNIT_SCORING = env.bool("RETRIEVAL_UNIT_SCORING", default=True)
 # Golden sets (evaluation/golden.py): a run after a re-index is flagged when recall@5 fell, or
 # the refusal rate rose, by more than this since the previous run (fractions of the questions).
 GOLDEN_RECALL_DROP_MARGIN = env.float("GOLDEN_RECALL_DROP_MARGIN", default=0.1)
 GOLDEN_REFUSAL_RISE_MARGIN = env.float("GOLDEN_REFUSAL_RISE_MARGIN", default=0.1)
 # A queued or running golden run untouched this long (its worker died) no longer blocks the next.
 GOLDEN_RUN_STALE_MINUTES = env.int("GOLDEN_RUN_STALE_MINUTES", default=30)
+# Answers per sitemap page (the sitemaps protocol allows 50,000 URLs a file); past one page the
+# site serves a sitemap index.
+SITEMAP_PAGE_SIZE = 50_000
+# Decision traces of answers and refusals older than this are emptied once a day (beat); the
+# questions and answers stay. 0 keeps them.
+TRACE_RETENTION_DAYS = env.int("TRACE_RETENTION_DAYS", default=90)

@@ -26,3 +26,15 @@ SLACK_BOT_SCOPES = env.list(
 # Where Slack sends the admin back after the install; empty: this server's own
 # /api/slack/oauth/ as the request reached it.
 SLACK_REDIRECT_URI = env.str("SLACK_REDIRECT_URI", default="")
+# Microsoft Teams (Bot Framework): where the signing keys of incoming activities' tokens are
+# published (OpenID metadata naming its JWKS), and the token endpoint the bot's app id and
+# secret are traded at ("{tenant}": the integration's tenant, else botframework.com). Stand-ins
+# in tests.
+TEAMS_OPENID_METADATA_URL = env.str(
+    "TEAMS_OPENID_METADATA_URL",
+    default="https://login.botframework.com/v1/.well-known/openidconfiguration",
+)
+TEAMS_TOKEN_URL = env.str(
+    "TEAMS_TOKEN_URL",
+    default="https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token",
+)

@@ -44,6 +44,8 @@ WEBSITE_RECRAWL_HOURS = env.int("WEBSITE_RECRAWL_HOURS", default=24)
 GITHUB_RESYNC_HOURS = env.int("GITHUB_RESYNC_HOURS", default=12)
 # YouTube playlists and channels: listed again to pick up new videos and drop removed ones.
 YOUTUBE_RESYNC_HOURS = env.int("YOUTUBE_RESYNC_HOURS", default=24)
+# Zendesk help centers: listed again to pick up edited, new and removed articles.
+ZENDESK_RESYNC_HOURS = env.int("ZENDESK_RESYNC_HOURS", default=12)
 STUCK_PROCESSING_MINUTES = env.int("STUCK_PROCESSING_MINUTES", default=30)
 # A source queued behind another source of its guru checks again this often, this many times
 # (then it stays queued and beat sends it again later).
@@ -78,6 +80,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "openguru.integrations.tasks.slack_events_send_unsent",
         "schedule": 60.0,
     },
+    "send-unsent-github-deliveries": {
+        "task": "openguru.integrations.tasks.github_deliveries_send_unsent",
+        "schedule": 60.0,
+    },
+    "send-unsent-teams-activities": {
+        "task": "openguru.integrations.tasks.teams_activities_send_unsent",
+        "schedule": 60.0,
+    },
     "summarize-unsummarized-sources": {
         "task": "openguru.sources.tasks.sources_enqueue_missing_summaries",
         "schedule": 900.0,
@@ -85,6 +95,10 @@ CELERY_BEAT_SCHEDULE = {
     "prune-audit-events": {
         "task": "openguru.core.audit.tasks.audit_events_prune",
         "schedule": crontab(hour=3, minute=17),
+    },
+    "prune-answer-traces": {
+        "task": "openguru.answers.tasks.traces_prune_task",
+        "schedule": crontab(hour=3, minute=37),
     },
     "resync-sources": {
         "task": "openguru.sources.tasks.sources_enqueue_due_resyncs",

@@ -28,7 +28,7 @@ EMBEDDING_LOCAL_PRECISION = env.str("EMBEDDING_LOCAL_PRECISION", default="auto")
 EMBEDDING_LOCAL_WORKERS = env.int("EMBEDDING_LOCAL_WORKERS", default=0)
 # Questions through ONNX Runtime (exported once from the local weights into DATA_DIR/models):
 # ~2.5x faster than torch for one short text. "onnx-int8": the same graph with 8-bit weights,
-# ~2.3x faster again, at a small cost in retrieval quality (docs/benchmarks.md). "torch" keeps
+# ~2.3x faster again, at a small cost in retrieval quality (docs/evaluation.md). "torch" keeps
 # them on the passage path.
 EMBEDDING_LOCAL_QUERY_BACKEND = env.str("EMBEDDING_LOCAL_QUERY_BACKEND", default="onnx")
 
@@ -45,5 +45,9 @@ MILVUS_TOKEN = env.str("MILVUS_TOKEN", default="")
 MILVUS_LITE_DATA = env.path("MILVUS_LITE_DATA", default=str(DATA_DIR / "milvus" / "openguru.db"))
 MILVUS_COLLECTION_PREFIX = env.str("MILVUS_COLLECTION_PREFIX", default="guru_")
 MILVUS_BM25_ANALYZER = env.str("MILVUS_BM25_ANALYZER", default="english")  # english | standard
+# per_guru: a Milvus collection per guru; shared: one per embedding dimension (and BM25
+# analyzer) holding every guru's chunks, the guru as partition key. `manage.py
+# vector_layout_migrate` moves existing gurus from per_guru to shared while they keep answering.
+VECTOR_LAYOUT = env.str("VECTOR_LAYOUT", default="per_guru")
 # How long an answer's or a search's query waits for Milvus (retries included) before a 503.
 MILVUS_SEARCH_TIMEOUT_SECONDS = env.int("MILVUS_SEARCH_TIMEOUT_SECONDS", default=5)

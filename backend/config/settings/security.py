@@ -29,6 +29,13 @@ DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # sets it from UI_PORT.
 _SITE_URL_SET = env.str("SITE_URL", default="").rstrip("/")
 SITE_URL = _SITE_URL_SET or "http://127.0.0.1:3000"
+# The UI's server as this one reaches it, to have it drop cached question pages after a change
+# (`core/site_pages.py`): SITE_URL unless set (`make run`: Next on loopback). Behind nginx, the
+# UI's own address (nginx sends /api/ to Django).
+UI_INTERNAL_URL = env.str("UI_INTERNAL_URL", default="").rstrip("/") or SITE_URL
+# Shared with the UI's server (the same variable there; `make run` makes one per run). Empty:
+# nothing is sent, and cached pages are refreshed only every few minutes.
+UI_REVALIDATE_SECRET = env.str("UI_REVALIDATE_SECRET", default="")
 
 
 _LOOPBACK_TWINS = {"127.0.0.1": "localhost", "localhost": "127.0.0.1"}

@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
+from openguru.answers.models import (
+    AskedDay,
+    Binge,
+    CitedDay,
+    OutOfContextQuestion,
+    Question,
+    TrustDay,
+    Vote,
+    VoteDay,
+)
 from openguru.core.admin import ModeratedAdmin, ReadOnlyAdmin
 
 
@@ -38,3 +47,31 @@ class BingeAdmin(ReadOnlyAdmin):
     list_filter = ["guru"]
     search_fields = ["root_question__user_question"]
     list_select_related = ["guru", "root_question", "owner"]
+
+
+class _DayRollupAdmin(ReadOnlyAdmin):
+    """The analytics' daily rollups, to look at: the triggers write them."""
+
+    list_filter = ["guru"]
+    date_hierarchy = "day"
+    list_select_related = ["guru"]
+
+
+@admin.register(AskedDay)
+class AskedDayAdmin(_DayRollupAdmin):
+    list_display = ["guru", "day", "source", "answers", "refusals", "refused"]
+
+
+@admin.register(TrustDay)
+class TrustDayAdmin(_DayRollupAdmin):
+    list_display = ["guru", "day", "bucket", "answers"]
+
+
+@admin.register(VoteDay)
+class VoteDayAdmin(_DayRollupAdmin):
+    list_display = ["guru", "day", "up", "down"]
+
+
+@admin.register(CitedDay)
+class CitedDayAdmin(_DayRollupAdmin):
+    list_display = ["guru", "day", "title", "link", "answers"]

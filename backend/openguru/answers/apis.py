@@ -22,7 +22,13 @@ from rest_framework.views import APIView
 from openguru.accounts.access import guru_is_public
 from openguru.accounts.viewer import request_viewer
 from openguru.answers.channels.access import Asker
-from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, Prepared, ask_prepare
+from openguru.answers.channels.prepare import (
+    MAX_QUESTION_CHARS,
+    Ask,
+    Prepared,
+    ask_prepare,
+    version_field,
+)
 from openguru.answers.channels.rules import Channel
 from openguru.answers.channels.site_json import json_response
 from openguru.answers.channels.sse import sse_response
@@ -53,6 +59,7 @@ class AskInput(serializers.Serializer):
     binge_id = serializers.UUIDField(required=False, allow_null=True)
     parent_slug = serializers.SlugField(required=False, allow_blank=True, max_length=200)
     mode = serializers.ChoiceField(choices=ANSWER_MODES, required=False)
+    version = version_field()
 
 
 def _prepare(request: HttpRequest, slug: str, received_at: float) -> Prepared:
@@ -67,6 +74,7 @@ def _prepare(request: HttpRequest, slug: str, received_at: float) -> Prepared:
             binge_id=data.get("binge_id"),
             parent_slug=data.get("parent_slug") or "",
             mode=data.get("mode", ""),
+            version=data.get("version") or "",
         ),
         providers_for=providers_for,
         received_at=received_at,
@@ -144,6 +152,7 @@ QUESTION_EXAMPLE = {
     "grounding": GROUNDING_EXAMPLE,
     "binge_id": None,
     "parent_slug": None,
+    "version": "",
     "created_at": "2025-01-01T12:00:00Z",
     "updated_at": "2025-01-01T12:00:00Z",
 }
@@ -196,13 +205,17 @@ class QuestionOutput(serializers.ModelSerializer):
     parent_slug = serializers.SlugField(
         source="parent.slug", allow_null=True, default=None, read_only=True
     )
+    version = serializers.CharField(
+        read_only=True,
+        help_text='The documentation version it was answered from ("": the guru has none).',
+    )
 
     class Meta:
         model = Question
         fields = [
             "slug", "question", "user_question", "content", "description", "references",
-            "trust_score", "extractive", "grounding", "binge_id", "parent_slug", "created_at",
-            "updated_at",
+            "trust_score", "extractive", "grounding", "binge_id", "parent_slug", "version",
+            "created_at", "updated_at",
         ]  # fmt: skip
         extra_kwargs = always_present(fields)
 

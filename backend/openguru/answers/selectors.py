@@ -3,7 +3,7 @@ from uuid import UUID
 import numpy as np
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Case, Count, Q, QuerySet, When
+from django.db.models import Count, QuerySet
 from django.utils.text import slugify
 
 from openguru.answers.models import Binge, OutOfContextQuestion, Question, Vote
@@ -11,6 +11,7 @@ from openguru.answers.question_vectors import similar_vectors
 from openguru.answers.wording import same_question
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.models import partial_instance
+from openguru.core.site_pages import question_page_path
 from openguru.gurus.models import Guru
 
 
@@ -25,26 +26,37 @@ def question_get(*, guru: Guru, slug: str, binge: Binge | None = None) -> Questi
     return question
 
 
-def _answered(guru: Guru) -> QuerySet[Question]:
-    """Answers that may be reused: never those inside a binge (they depend on the conversation)."""
-    return Question.objects.filter(guru=guru, binge__isnull=True).exclude(content="")
+def _answered(guru: Guru, version: str | None = None) -> QuerySet[Question]:
+    """Answers that may be reused: never those inside a binge (they depend on the conversation),
+    and, given a documentation version, only those answered from it."""
+    answered = Question.objects.filter(guru=guru, binge__isnull=True).exclude(content="")
+    return answered if version is None else answered.filter(version=version)
 
 
 SAME_SLUG_CANDIDATES = 5  # earlier questions with this slug or text whose words are compared
 
 
-def question_find_same(*, guru: Guru, text: str) -> Question | None:
+def question_find_same(*, guru: Guru, text: str, version: str | None = None) -> Question | None:
     """An earlier answer to this exact question (same slug, else same words), in one query:
     it runs before every answer. A slug keeps neither case, punctuation nor anything past 80
     characters ("…functions in C?" and "…in C++?" share one), so the earlier question must
-    also have the same wording (`wording.same_question`)."""
+    also have the same wording (`wording.same_question`).
+
+    Raw SQL, as `_answered` would filter: a cached answer is this one read, and the ORM took
+    longer to build the query (its CASE ordering) than the database to run it."""
     slug = question_slug_for(text)
-    candidates = (
-        _answered(guru)
-        .filter(Q(slug=slug) | Q(user_question__iexact=text.strip()))
-        .annotate(same_slug=Case(When(slug=slug, then=1), default=0))
-        .order_by("-same_slug", "-created_at")[:SAME_SLUG_CANDIDATES]
+    table = connection.ops.quote_name(Question._meta.db_table)
+    sql = (
+        f"SELECT * FROM {table} WHERE guru_id = %s AND binge_id IS NULL AND content <> '' "  # noqa: S608
+        "AND (slug = %s OR LOWER(user_question) = LOWER(%s))"
     )
+    params: list[object] = [guru.pk, slug, text.strip()]
+    if version is not None:
+        sql += " AND version = %s"
+        params.append(version)
+    sql += " ORDER BY CASE WHEN slug = %s THEN 1 ELSE 0 END DESC, created_at DESC LIMIT %s"
+    params += [slug, SAME_SLUG_CANDIDATES]
+    candidates = Question.objects.raw(sql, params)
     return next((q for q in candidates if same_question(text, q.user_question)), None)
 
 
@@ -52,12 +64,17 @@ MAX_NEAR_DUPLICATES = 5  # the nearest questions above the similarity floor whos
 
 
 def question_find_similar(
-    *, guru: Guru, text: str, vector: list[float], min_similarity: float
+    *,
+    guru: Guru,
+    text: str,
+    vector: list[float],
+    min_similarity: float,
+    version: str | None = None,
 ) -> Question | None:
     """The nearest earlier question whose embedding is at least `min_similarity` alike and which
     asks the same thing in other words (`wording.same_question`: similar vectors alone also
     match a question's reverse)."""
-    answered = _answered(guru)
+    answered = _answered(guru)  # one in-memory copy per guru, whatever the version
     pks, unit_rows = similar_vectors(guru=guru, questions=answered, dimension=len(vector))
     if not pks:
         return None
@@ -68,7 +85,7 @@ def question_find_similar(
         return None
     nearest = [pks[i] for i in close[np.argsort(-similarities[close])][:MAX_NEAR_DUPLICATES]]
     # Fetched through the same filter: the in-memory copy may be a moment behind.
-    fetched = answered.in_bulk(nearest)
+    fetched = _answered(guru, version=version).in_bulk(nearest)
     return next(
         (
             fetched[pk]
@@ -187,3 +204,14 @@ def refusal_of_guru(*, guru: Guru, refusal_id: int) -> OutOfContextQuestion:
     if refusal is None:
         raise DomainError(ErrorCode.QUESTION_NOT_FOUND, f"No refusal {refusal_id} here.")
     return refusal
+
+
+def question_pages_showing(*, question: Question) -> list[str]:
+    """The public pages that show `question`: its own (outside any follow-up session), and its
+    parent's, which lists the questions asked on top of it."""
+    slugs = [question.slug] if question.binge_id is None else []
+    if question.parent_id is not None:
+        parent = Question.objects.filter(pk=question.parent_id, binge__isnull=True)
+        slugs += parent.values_list("slug", flat=True)
+    guru_slug = question.guru.slug
+    return [question_page_path(guru_slug=guru_slug, question_slug=slug) for slug in slugs]

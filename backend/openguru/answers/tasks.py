@@ -10,6 +10,7 @@ from openguru.answers.channels.generated import source_questions_generate
 from openguru.answers.engine.providers import providers_for
 from openguru.answers.quality.calibration import guru_trust_calibrate
 from openguru.answers.quality.grounding_check import question_grounding_check
+from openguru.answers.services import traces_prune
 from openguru.gurus.selectors import guru_by_id
 from openguru.sources.selectors import source_by_id
 
@@ -49,3 +50,9 @@ def source_questions_generate_task(source_id: int) -> dict[str, Any]:
         return {"source_id": source_id, "status": "gone"}
     questions = source_questions_generate(source=source, providers=providers_for(source.guru))
     return {"source_id": source_id, "status": "done", "questions": len(questions)}
+
+
+@shared_task
+def traces_prune_task() -> int:
+    """Beat's daily prune of decision traces past the retention setting."""
+    return traces_prune()

@@ -13,6 +13,7 @@ from openguru.answers.site.apis import (
     GuruOverviewApi,
     QuestionFollowUpsApi,
     QuestionVoteApi,
+    SitemapIndexApi,
     SitemapQuestionsApi,
 )
 
@@ -52,6 +53,7 @@ urlpatterns = [
         name="guru-analytics-refusals",
     ),
     path("gurus/<slug:slug>/analytics/gaps/", GuruGapsApi.as_view(), name="guru-analytics-gaps"),
+    path("sitemap/", SitemapIndexApi.as_view(), name="sitemap-index"),
     path("sitemap/questions/", SitemapQuestionsApi.as_view(), name="sitemap-questions"),
     path("gurus/<slug:slug>/binges/", BingeCreateApi.as_view(), name="binge-create"),
     path(

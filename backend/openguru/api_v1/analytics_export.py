@@ -2,19 +2,22 @@
 of an interval as a CSV, JSON or Excel file, one row per question asked. For admins: a staff
 session, the admin token, or a staff user's API key (counted against its rate limit).
 
+The file is streamed as the rows are read (answers/analytics/rows.py), so a year of a big guru
+is never held in memory: CSV and JSON row by row, Excel through openpyxl's write-only sheet.
+
 Questions are typed by anonymous visitors, so a cell must never become a formula: CSV cells
 that a spreadsheet would read as one get a leading apostrophe (OWASP's advice), and Excel cells
 are written as text explicitly.
 """
 
 import csv
-import io
 import json
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -28,11 +31,12 @@ from openguru.answers.analytics.rows import (
     SOURCE_FILTERS,
     ExportFilters,
     ExportRow,
-    export_rows,
+    export_rows_stream,
 )
 from openguru.answers.analytics.selectors import INTERVALS, Interval, interval_get
 from openguru.core.openapi import errors
 from openguru.core.ratelimit import api_key_rate_limit_check
+from openguru.core.streaming import streamed
 from openguru.gurus.selectors import guru_get
 from openguru.integrations.models import APIKey
 
@@ -46,6 +50,7 @@ CONTENT_TYPES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+BUFFER_CHARS = 64 * 1024
 
 
 class FiltersInput(serializers.Serializer):
@@ -106,27 +111,62 @@ def _csv_safe(value: Any) -> Any:
     return value
 
 
-def write_csv(rows: Iterable[ExportRow]) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow([_csv_safe(value) for value in _flat(row)])
-    return out.getvalue().encode("utf-8-sig")  # the BOM makes Excel read UTF-8
+class _Line:
+    """A file-like object csv.writer writes one row to, handing it straight back."""
+
+    def write(self, value: str) -> str:
+        return value
 
 
-def write_json(rows: Iterable[ExportRow], *, guru: str, interval: Interval) -> bytes:
-    document = {
-        "guru": guru,
-        "interval": interval.name,
-        "start": interval.start.isoformat(),
-        "end": interval.end.isoformat(),
-        "questions": [_record(row) for row in rows],
-    }
-    return json.dumps(document, ensure_ascii=False).encode()
+def _buffered(parts: Iterable[str]) -> Iterator[bytes]:
+    """`parts` encoded in pieces of about BUFFER_CHARS: few enough writes, little memory."""
+    pending: list[str] = []
+    size = 0
+    for part in parts:
+        pending.append(part)
+        size += len(part)
+        if size >= BUFFER_CHARS:
+            yield "".join(pending).encode()
+            pending, size = [], 0
+    if pending:
+        yield "".join(pending).encode()
 
 
-def write_xlsx(rows: Iterable[ExportRow]) -> bytes:
+def csv_chunks(rows: Iterable[ExportRow]) -> Iterator[bytes]:
+    writer = csv.writer(_Line())
+
+    def lines() -> Iterator[str]:
+        yield "\ufeff" + writer.writerow(COLUMNS)  # the BOM makes Excel read UTF-8
+        for row in rows:
+            yield writer.writerow([_csv_safe(value) for value in _flat(row)])
+
+    return _buffered(lines())
+
+
+def json_chunks(rows: Iterable[ExportRow], *, guru: str, interval: Interval) -> Iterator[bytes]:
+    def parts() -> Iterator[str]:
+        head = json.dumps(
+            {
+                "guru": guru,
+                "interval": interval.name,
+                "start": interval.start.isoformat(),
+                "end": interval.end.isoformat(),
+            },
+            ensure_ascii=False,
+        )
+        yield head[:-1] + ', "questions": ['
+        separator = ""
+        for row in rows:
+            yield separator + json.dumps(_record(row), ensure_ascii=False)
+            separator = ", "
+        yield "]}"
+
+    return _buffered(parts())
+
+
+def xlsx_chunks(rows: Iterable[ExportRow]) -> Iterator[bytes]:
+    """openpyxl's write-only sheet keeps its rows in a temporary file; the workbook is zipped
+    into another, which is then read back in pieces."""
     book = Workbook(write_only=True)
     sheet = book.create_sheet("questions")
     sheet.append(COLUMNS)
@@ -139,9 +179,23 @@ def write_xlsx(rows: Iterable[ExportRow]) -> bytes:
                 cell.data_type = "s"  # text, never a formula
             cells.append(cell)
         sheet.append(cells)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    with tempfile.TemporaryFile() as out:
+        book.save(out)
+        out.seek(0)
+        while chunk := out.read(BUFFER_CHARS):
+            yield chunk
+
+
+def write_csv(rows: Iterable[ExportRow]) -> bytes:
+    return b"".join(csv_chunks(rows))
+
+
+def write_json(rows: Iterable[ExportRow], *, guru: str, interval: Interval) -> bytes:
+    return b"".join(json_chunks(rows, guru=guru, interval=interval))
+
+
+def write_xlsx(rows: Iterable[ExportRow]) -> bytes:
+    return b"".join(xlsx_chunks(rows))
 
 
 class AnalyticsExportApi(APIView):
@@ -175,7 +229,7 @@ class AnalyticsExportApi(APIView):
             )
         ],
     )
-    def post(self, request: Request, guru_slug: str) -> HttpResponse:
+    def post(self, request: Request, guru_slug: str) -> StreamingHttpResponse:
         if isinstance(request.auth, APIKey):
             api_key_rate_limit_check(key_id=request.auth.pk)
         data = self.InputSerializer(data=request.data)
@@ -183,15 +237,17 @@ class AnalyticsExportApi(APIView):
         guru = guru_get(slug=guru_slug)
         interval = interval_get(name=data.validated_data["interval"])
         filters = ExportFilters(**data.validated_data.get("filters", {}))
-        rows = export_rows(guru=guru, interval=interval, filters=filters)
+        rows = export_rows_stream(guru=guru, interval=interval, filters=filters)
         kind = data.validated_data["export_type"]
         if kind == "csv":
-            body = write_csv(rows)
+            chunks = csv_chunks(rows)
         elif kind == "json":
-            body = write_json(rows, guru=guru.slug, interval=interval)
+            chunks = json_chunks(rows, guru=guru.slug, interval=interval)
         else:
-            body = write_xlsx(rows)
-        response = HttpResponse(body, content_type=CONTENT_TYPES[kind])
+            chunks = xlsx_chunks(rows)
+        response = StreamingHttpResponse(
+            streamed(chunks, request=request), content_type=CONTENT_TYPES[kind]
+        )
         stamp = datetime.now(UTC).strftime("%Y%m%d")
         name = f"{guru.slug}-questions-{interval.name}-{stamp}.{kind}"
         response["Content-Disposition"] = f'attachment; filename="{name}"'

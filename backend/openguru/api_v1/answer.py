@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
 from openguru.answers.channels.api import ApiAsk, api_ask, api_response
-from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, ask_prepare
+from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, ask_prepare, version_field
 from openguru.answers.channels.rules import Channel
 from openguru.answers.engine.providers import providers_for
 from openguru.api_v1.access import caller_from_request
@@ -32,6 +32,7 @@ class AnswerInput(serializers.Serializer):
     session_id = serializers.UUIDField(required=False, allow_null=True)
     fetch_existing = serializers.BooleanField(required=False, default=False)
     short_answer = serializers.BooleanField(required=False, default=True)
+    version = version_field()
 
 
 def _prepare(request: HttpRequest, guru_slug: str, received_at: float) -> ApiAsk:
@@ -47,6 +48,7 @@ def _prepare(request: HttpRequest, guru_slug: str, received_at: float) -> ApiAsk
             binge_id=data.get("session_id"),
             short_answer=data["short_answer"],
             reading=data["fetch_existing"],
+            version=data.get("version") or "",
         ),
         providers_for=providers_for,
         received_at=received_at,

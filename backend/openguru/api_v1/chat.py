@@ -5,7 +5,7 @@ key is read from `Authorization: Bearer` as the SDK sends it, or from `X-API-KEY
 The last user message is the question and the user/assistant turns before it the conversation,
 which the engine gets as history (`conversations.py`). Answers take the one ask path
 (`answers/channels/`) and its chat/completions encoder (`answers/channels/chat.py`: the answer
-with a "Sources:" list of the references the text does not link already, refusals as ordinary
+with its numbered "Sources:" list (the inline citations' numbers), refusals as ordinary
 messages, errors in OpenAI's envelope, `stream: true` as `chat.completion.chunk` events).
 Unknown OpenAI parameters (temperature, tools, ...) are ignored: the guru's own settings
 decide. `model` is echoed back, or the guru's slug when none is given. An async Django view,

@@ -10,6 +10,9 @@ SOURCE_TYPES = {
     DataSource.Type.YOUTUBE: "YOUTUBE",
     DataSource.Type.GITHUB_REPO: "GITHUB_REPO",
     DataSource.Type.GITHUB_ISSUES: "GITHUB_ISSUES",
+    DataSource.Type.CONFLUENCE: "CONFLUENCE",
+    DataSource.Type.JIRA: "JIRA",
+    DataSource.Type.ZENDESK: "ZENDESK",
     DataSource.Type.TEXT: "TEXT",
     DataSource.Type.FAQ: "FAQ",
     # Uploaded files beyond PDFs, named as the PDF type is: the format in capitals.

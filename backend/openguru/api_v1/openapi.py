@@ -249,7 +249,7 @@ CHAT_COMPLETIONS = Operation(
     responses={
         (200, "application/json"): response(
             ChatCompletionSerializer,
-            "The answer, then the sources its text does not link already.",
+            "The answer, then its sources numbered as it cites them ([1], [2]).",
             completion=_COMPLETION,
         ),
         (200, "text/event-stream"): response(

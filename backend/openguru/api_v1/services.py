@@ -21,6 +21,7 @@ class NewSource:
     url: str = ""
     title: str = ""
     content: str = ""
+    version: str = ""  # the documentation version ("": every version)
 
 
 def _result(kind: str, url: str, **fields: Any) -> dict[str, Any]:
@@ -30,7 +31,12 @@ def _result(kind: str, url: str, **fields: Any) -> dict[str, Any]:
 def _one(guru: Guru, item: NewSource) -> dict[str, Any]:
     try:
         source = source_create(
-            guru=guru, type=item.type, url=item.url, title=item.title, content=item.content
+            guru=guru,
+            type=item.type,
+            url=item.url,
+            title=item.title,
+            content=item.content,
+            version=item.version,
         )
     except DomainError as exc:
         if exc.code == ErrorCode.CONFLICT:

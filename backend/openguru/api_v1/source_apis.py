@@ -34,7 +34,7 @@ class DataSourceOutput(serializers.ModelSerializer):
         model = DataSource
         fields = [
             "id", "type", "url", "title", "status", "error", "date_created", "private",
-            "last_reindex_date", "reindex_count", "progress",
+            "last_reindex_date", "reindex_count", "progress", "version",
         ]  # fmt: skip
 
     @extend_schema_field(serializers.ChoiceField(choices=sorted(SOURCE_TYPES.values())))
@@ -74,6 +74,7 @@ _SOURCES_EXAMPLE = {
     "last_reindex_date": "2025-01-01T12:03:00Z",
     "reindex_count": 0,
     "progress": {},
+    "version": "",
 }
 
 
@@ -103,12 +104,18 @@ class DataSourcesApi(V1Api):
         )
         text_sources = serializers.ListField(child=_Named(), required=False, max_length=1000)
         faq_sources = serializers.ListField(child=_Named(), required=False, max_length=1000)
+        version = serializers.CharField(
+            max_length=32,
+            required=False,
+            allow_blank=True,
+            help_text='The documentation version of every source added ("4.2"); "": every version.',
+        )
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             unknown = sorted(set(self.initial_data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError({unknown[0]: "Unknown source type."})
-            if not any(attrs.values()):
+            if not any(value for name, value in attrs.items() if name != "version"):
                 raise serializers.ValidationError(
                     "Send at least one of website_urls, youtube_urls, github_urls, "
                     "text_sources, faq_sources (or files as multipart pdf_files or files)."
@@ -235,10 +242,15 @@ def _new_sources(data: dict[str, Any]) -> list[NewSource]:
         ("youtube_urls", DataSource.Type.YOUTUBE),
         ("github_urls", DataSource.Type.GITHUB_REPO),
     )
-    items = [NewSource(type=kind, url=url) for field, kind in kinds for url in data.get(field, [])]
+    version = data.get("version", "")
+    items = [
+        NewSource(type=kind, url=url, version=version)
+        for field, kind in kinds
+        for url in data.get(field, [])
+    ]
     for field, kind in (("text_sources", DataSource.Type.TEXT), ("faq_sources", "faq")):
         items += [
-            NewSource(type=kind, title=t.get("name", ""), content=t["content"])
+            NewSource(type=kind, title=t.get("name", ""), content=t["content"], version=version)
             for t in data.get(field, [])
         ]
     return items

@@ -8,11 +8,21 @@ provide: no session, user, messages or CSRF token (the views are csrf_exempt), n
 So views marked `@skips_site_middleware` are reached through a second Django handler whose
 middleware is ANSWER_MIDDLEWARE (async-native); every other path goes to the usual one. Which
 view a path reaches comes from the URLconf itself, so the two cannot drift apart.
+
+Django also runs each request's thread-sensitive sync calls (the request_started/finished
+signals' receivers, `response.close`) in a thread pool of its own, started for the request and
+joined by another new thread at its end: two thread starts per request, more than the rest of a
+cached answer. These endpoints make no thread-sensitive calls of their own (blocking work goes
+to `core.threads.run_blocking`), so their requests share one long-lived thread for those few
+short calls instead.
 """
 
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from typing import Any, TypeVar
 
+from asgiref.sync import ThreadSensitiveContext
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
@@ -33,7 +43,10 @@ def skips_site_middleware(view: V) -> V:
     return view
 
 
+@lru_cache(maxsize=4096)
 def takes_lean_handler(path: str) -> bool:
+    """Remembered per path (the URLconf does not change while a process runs); Django resolves
+    the path again for the view, so an answer's path is resolved twice otherwise."""
     try:
         match = resolve(path)
     except Resolver404:
@@ -42,7 +55,18 @@ def takes_lean_handler(path: str) -> bool:
 
 
 class AnswerASGIHandler(ASGIHandler):
-    """Django with ANSWER_MIDDLEWARE in place of MIDDLEWARE."""
+    """Django with ANSWER_MIDDLEWARE in place of MIDDLEWARE, and one thread for every
+    request's thread-sensitive calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thread_sensitive = ThreadPoolExecutor(max_workers=1, thread_name_prefix="answers")
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        async with ThreadSensitiveContext(executor=self.thread_sensitive):
+            await self.handle(scope, receive, send)
 
     def load_middleware(self, is_async: bool = False) -> None:
         # Django builds a handler's chain from settings.MIDDLEWARE, once, when the handler is

@@ -37,7 +37,7 @@ GOLDEN_RUN_TASK = "openguru.evaluation.tasks.golden_run_task"
 
 
 def golden_pair_list(*, guru: Guru) -> QuerySet[GoldenPair]:
-    return GoldenPair.objects.filter(guru=guru).order_by("id")
+    return GoldenPair.objects.filter(guru=guru).select_related("expected_source").order_by("id")
 
 
 def golden_run_list(*, guru: Guru) -> QuerySet[GoldenRun]:

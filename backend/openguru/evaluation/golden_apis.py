@@ -1,7 +1,7 @@
 """The admin API of golden sets: a guru's question → expected-source pairs, and the history of
 the runs that measure them (`evaluation/golden.py`)."""
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -19,6 +19,7 @@ from openguru.evaluation.golden import (
     golden_run_list,
     golden_run_request,
 )
+from openguru.evaluation.golden_measure import golden_by_version
 from openguru.evaluation.models import GoldenPair, GoldenRun
 from openguru.gurus.selectors import guru_get
 
@@ -33,8 +34,19 @@ class GoldenRunOutput(serializers.ModelSerializer):
     details = serializers.JSONField(
         help_text="Per pair: pair_id, question, expected_source_id, expected_link, found_rank "
         "(1-5, null when its source was not among the top 5 passages), refused, best "
-        "relevance, and the top passages (source_id, title, link, relevance)."
+        "relevance, the documentation version it was measured in, and the top passages "
+        "(source_id, title, link, relevance)."
     )
+    by_version = serializers.SerializerMethodField(
+        help_text="Per documentation version: its pairs, recall@5 and refusal rate ({}: the "
+        "guru has no versions)."
+    )
+
+    @extend_schema_field(
+        serializers.DictField(child=serializers.DictField(child=serializers.FloatField()))
+    )
+    def get_by_version(self, run: GoldenRun) -> dict[str, dict[str, float]]:
+        return golden_by_version(run.details or [])
 
     class Meta:
         model = GoldenRun
@@ -51,6 +63,7 @@ class GoldenRunOutput(serializers.ModelSerializer):
             "flag_reason",
             "error",
             "details",
+            "by_version",
         ]
 
 
@@ -81,12 +94,14 @@ _RUN_EXAMPLE = {
             "question": "How do I create a virtual environment?",
             "expected_source_id": 12,
             "expected_link": "",
+            "version": "",
             "found_rank": None,
             "refused": True,
             "best": 0.21,
             "top": [{"source_id": 14, "title": "Packages", "link": "", "relevance": 0.21}],
         }
     ],
+    "by_version": {},
 }
 
 

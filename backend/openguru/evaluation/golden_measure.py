@@ -24,6 +24,8 @@ from openguru.answers.engine.retrieval import answer_mode, retrieve
 from openguru.core.models import PlatformSettings
 from openguru.evaluation.models import GoldenPair
 from openguru.gurus.models import Guru
+from openguru.providers.vectorstore.base import SearchFilter
+from openguru.sources.versions import guru_default_version, version_filter
 
 TOP_K = 5
 Details = list[dict[str, Any]]
@@ -37,11 +39,28 @@ class GoldenMeasurement:
 
 
 def golden_measure(
-    *, guru: Guru, pairs: Sequence[GoldenPair], providers: Providers, platform: PlatformSettings
+    *,
+    guru: Guru,
+    pairs: Sequence[GoldenPair],
+    providers: Providers,
+    platform: PlatformSettings,
+    only_version: str = "",
 ) -> GoldenMeasurement:
-    """Blocking. Every pair's question retrieved and gated as an answer would be."""
+    """Blocking. Every pair's question retrieved and gated as an answer would be; with
+    `only_version`, only the pairs measured in that version."""
     check_index_model(guru, providers.embedder)
-    details = [_measure_pair(guru, pair, providers, platform) for pair in pairs]
+    default = guru_default_version(guru=guru)
+    filters: dict[str, SearchFilter | None] = {}  # one per version, built once
+    details = []
+    for pair in pairs:
+        # Measured in its expected source's version (an unversioned one: the default), as an
+        # answer of that version would retrieve it.
+        version = pair.expected_source.version or default
+        if only_version and version != only_version:
+            continue
+        if version not in filters:
+            filters[version] = version_filter(guru=guru, version=version)
+        details.append(_measure_pair(guru, pair, providers, platform, version, filters[version]))
     return GoldenMeasurement(
         recall_at_5=_share(details, "found_rank"),
         refusal_rate=_share(details, "refused"),
@@ -50,7 +69,12 @@ def golden_measure(
 
 
 def _measure_pair(
-    guru: Guru, pair: GoldenPair, providers: Providers, platform: PlatformSettings
+    guru: Guru,
+    pair: GoldenPair,
+    providers: Providers,
+    platform: PlatformSettings,
+    version: str,
+    where: SearchFilter | None,
 ) -> dict[str, Any]:
     result = retrieve(
         collection=guru.collection_name,
@@ -60,6 +84,7 @@ def _measure_pair(
         embedder=providers.embedder,
         store=providers.store,
         reranker=providers.reranker,
+        where=where,
     )
     top = build_contexts(result.candidates, max_text=TOP_K, max_code=TOP_K)[:TOP_K]
     rank = next((i for i, c in enumerate(top, start=1) if passage_matches(pair, c)), None)
@@ -73,6 +98,7 @@ def _measure_pair(
         "question": pair.question,
         "expected_source_id": pair.expected_source_id,
         "expected_link": pair.expected_link,
+        "version": version,
         "found_rank": rank,
         "refused": not decision.passed,
         "best": round(decision.best, 4),
@@ -100,6 +126,19 @@ def passage_matches(pair: GoldenPair, passage: Context) -> bool:
     if "#" in pair.expected_link:
         return passage.link == pair.expected_link
     return passage.link.split("#", 1)[0] == pair.expected_link
+
+
+def golden_by_version(details: Details) -> dict[str, dict[str, float]]:
+    """Recall@5 and the refusal rate of each documentation version's pairs ({}: unversioned)."""
+    versions = sorted({d.get("version", "") for d in details} - {""})
+    return {
+        version: {
+            "pairs": len(mine := [d for d in details if d.get("version") == version]),
+            "recall_at_5": _share(mine, "found_rank"),
+            "refusal_rate": _share(mine, "refused"),
+        }
+        for version in versions
+    }
 
 
 def _share(details: Details, key: str) -> float:

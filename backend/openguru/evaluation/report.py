@@ -48,6 +48,7 @@ def eval_report(
     near_duplicates: Sequence[dict[str, Any]],
     engine_answers: Sequence[dict[str, Any]],
     comparisons: Sequence[dict[str, Any]],
+    small_gurus: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "commit": commit,
@@ -58,6 +59,7 @@ def eval_report(
         "answers": list(answers),
         "near_duplicates": list(near_duplicates),
         "engine_answers": list(engine_answers),  # empty unless --engine-answers
+        "small_gurus": small_gurus or {"summary": [], "gurus": []},
     }
 
 
@@ -95,6 +97,7 @@ def write_markdown(
     lines += _metric_tables(report["records"])
     lines += _comparison_table(report["comparisons"])
     lines += _refusal_summary_table(report["refusal_summary"])
+    lines += _small_gurus_table(report.get("small_gurus", {}).get("summary", []))
     lines += _refusal_tables(report["refusal"], gate, pair_sizes)
     lines += _answer_table(report["answers"], gate)
     lines += _near_duplicate_table(report["near_duplicates"])
@@ -176,6 +179,25 @@ def _refusal_summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
                 ]
             )
         )
+    return [*lines, ""]
+
+
+def _small_gurus_table(summary: Sequence[dict[str, Any]]) -> list[str]:
+    if not summary:
+        return []
+    lines = [
+        "## Refusal: small gurus",
+        "",
+        "Gurus of one short text, FAQ or PDF (`evaluation/small_gurus/`), each asked paraphrased "
+        "questions its source answers and unrelated ones, gated as the answer engine gates them "
+        "(the guru's threshold, calibrated after ingestion).",
+        "",
+        _row(["kind", "gurus", "in scope", "refused", "unrelated", "refused"]),
+        _row(["---", "---:", "---:", "---:", "---:", "---:"]),
+    ]
+    for r in summary:
+        cells = [r["kind"], str(r["gurus"]), str(r["in_scope"]), f"{r['refused_in_scope']:.3f}"]
+        lines.append(_row([*cells, str(r["unrelated"]), f"{r['refused_unrelated']:.3f}"]))
     return [*lines, ""]
 
 

@@ -98,7 +98,8 @@ class QueryRunner:
         if not decision.passed:
             return None
         contexts = answer_contexts(decision.kept)
-        return [quote.text for quote in extracted_quotes(question=text, contexts=contexts)]
+        quotes = extracted_quotes(question=text, contexts=contexts, embedder=self.embedder)
+        return [quote.text for quote in quotes]
 
     def _retrieve(self, text: str, mode: Mode, limit: int) -> list[Candidate]:
         return retrieve(

@@ -333,7 +333,10 @@ def _record_settings(result: DatasetResult, options: RunOptions) -> dict[str, An
 
 def _fusion_settings() -> dict[str, Any]:
     fusion = FusionSettings.from_settings()
-    pages = {"page_aggregation": settings.RETRIEVAL_PAGE_AGGREGATION}
+    pages = {
+        "page_aggregation": settings.RETRIEVAL_PAGE_AGGREGATION,
+        "unit_scoring": settings.RETRIEVAL_UNIT_SCORING,  # moves the gate, not the ranking
+    }
     if fusion.method == "rrf":
         weight = "auto" if fusion.bm25_weight is None else fusion.bm25_weight
         return {"fusion": "rrf", "hybrid_bm25_weight": weight} | pages

@@ -63,6 +63,7 @@ class GuruAdminOutput(GuruOutput):
             "trust_threshold",
             "calibrated_trust_threshold",
             "answer_mode",
+            "default_version",
             "github_webhook_secret_set",
         ]
         read_only_fields = ["calibrated_trust_threshold"]
@@ -219,6 +220,14 @@ class GuruDetailApi(_GuruApi):
         )
         github_webhook_secret = serializers.CharField(
             max_length=200, required=False, allow_blank=True, write_only=True
+        )
+        default_version = serializers.RegexField(
+            r"^(?:[A-Za-z0-9][A-Za-z0-9._-]*)?$",
+            max_length=32,
+            required=False,
+            allow_blank=True,
+            help_text='The documentation version a question naming none is answered from ("4.2"); '
+            '"": the newest label its sources carry.',
         )
 
     guru_actions = {"DELETE": "admin"}  # deleting a guru is for admins

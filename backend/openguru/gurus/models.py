@@ -1,3 +1,6 @@
+import secrets
+from typing import Any
+
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
@@ -11,6 +14,12 @@ slug_validator = RegexValidator(
 class Visibility(models.TextChoices):
     PUBLIC = "public", "Public"  # anyone reads and asks it; its answers are on the site
     PRIVATE = "private", "Private"  # only admins and the people granted it (accounts/access.py)
+
+
+def answers_epoch_new() -> int:
+    """A fresh value for `Guru.answers_epoch`: random, so no write (not even a whole-row save of
+    a guru read before another change) can bring back an earlier one."""
+    return secrets.randbits(62)
 
 
 class Guru(TimeStampedModel):
@@ -47,9 +56,24 @@ class Guru(TimeStampedModel):
     answer_mode = models.CharField(
         max_length=8, blank=True, default="", choices=[("default", "default"), ("fast", "fast")]
     )
+    # The version a question that names none is answered from; "" (or a label no source has):
+    # the newest label its sources carry (`sources/versions.py`).
+    default_version = models.CharField(max_length=32, blank=True, default="")
+    # Changes whenever anything an earlier answer is served from changes: the guru, its answers,
+    # its sources' versions (`gurus.services.guru_answers_changed`). Read with the guru on every
+    # ask, it keys the process's memo of answers to serve again (`answers/answer_memo.py`).
+    answers_epoch = models.BigIntegerField(default=answers_epoch_new, editable=False)
 
     class Meta:
         ordering = ["name"]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Every save of a guru (its settings) is a change the answers it serves follow."""
+        self.answers_epoch = answers_epoch_new()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "answers_epoch"}
+        super().save(*args, **kwargs)
 
     def __str__(self) -> str:
         return self.slug

@@ -4,12 +4,14 @@ from django.db import IntegrityError, transaction
 
 from openguru.core.audit.services import audit_fields, audit_record
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.gurus.models import Guru
+from openguru.core.site_pages import site_pages_revalidate
+from openguru.gurus.models import Guru, answers_epoch_new
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.vectorstore.base import VectorStore
 from openguru.providers.vectorstore.naming import collection_name_for
 
 EDITABLE_FIELDS = {
+    "default_version",
     "name",
     "domain_knowledge",
     "custom_instruction",
@@ -24,6 +26,8 @@ EDITABLE_FIELDS = {
     "anonymous_asks_per_hour",
     "anonymous_asks_per_day",
 }
+# What a question page shows of its guru, or decides by: a change drops its cached pages.
+PAGE_FIELDS = {"name", "icon_url", "base_color", "light_color", "active", "visibility"}
 
 
 def guru_create(
@@ -80,6 +84,8 @@ def guru_update(*, guru: Guru, data: dict[str, Any]) -> Guru:
         setattr(guru, field, value)
     guru.full_clean()
     guru.save()
+    if any(before.get(name) != getattr(guru, name) for name in PAGE_FIELDS & set(data)):
+        site_pages_revalidate(gurus=[guru.slug])
     audit_record(
         action="guru.update",
         target=guru,
@@ -99,6 +105,7 @@ def guru_delete(*, guru: Guru, store: VectorStore) -> None:
         action="guru.delete", target=guru, target_label=guru.slug, guru=guru, before=before
     )
     guru.delete()
+    site_pages_revalidate(gurus=[before["slug"]])
 
     def _cleanup() -> None:
         store.drop_collection(collection)
@@ -106,3 +113,11 @@ def guru_delete(*, guru: Guru, store: VectorStore) -> None:
             stored.delete(save=False)
 
     transaction.on_commit(_cleanup)
+
+
+def guru_answers_changed(*, guru_id: int) -> None:
+    """Something an earlier answer of this guru is served from changed (an answer saved, edited,
+    marked stale or deleted; a source's version): no process serves its memo of the guru's
+    answers again (`answers/answer_memo.py`). One UPDATE of one column: no signals, no
+    `updated_at`; inside the caller's transaction, so it commits with the change."""
+    Guru.objects.filter(pk=guru_id).update(answers_epoch=answers_epoch_new())

@@ -1,7 +1,16 @@
 from django.contrib import admin
 
 from openguru.core.admin import ReadOnlyAdmin
-from openguru.integrations.models import APIKey, Integration, SlackEvent, Thread, WidgetId
+from openguru.integrations.models import (
+    APIKey,
+    GitHubApp,
+    GitHubAppDelivery,
+    Integration,
+    SlackEvent,
+    TeamsActivity,
+    Thread,
+    WidgetId,
+)
 
 
 @admin.register(APIKey)
@@ -41,4 +50,26 @@ class ThreadAdmin(ReadOnlyAdmin):
 class SlackEventAdmin(ReadOnlyAdmin):
     list_display = ["id", "integration", "event_id", "created_at"]
     search_fields = ["event_id"]
+    list_select_related = ["integration"]
+
+
+@admin.register(TeamsActivity)
+class TeamsActivityAdmin(ReadOnlyAdmin):
+    list_display = ["id", "integration", "activity_id", "sent_at", "created_at"]
+    search_fields = ["activity_id"]
+    list_select_related = ["integration"]
+
+
+@admin.register(GitHubApp)
+class GitHubAppAdmin(ReadOnlyAdmin):
+    list_display = ["id", "integration", "app_id", "slug", "created_at"]
+    search_fields = ["app_id", "slug"]
+    list_select_related = ["integration"]
+    exclude = ["private_key"]
+
+
+@admin.register(GitHubAppDelivery)
+class GitHubAppDeliveryAdmin(ReadOnlyAdmin):
+    list_display = ["id", "integration", "delivery_id", "event", "sent_at", "created_at"]
+    search_fields = ["delivery_id"]
     list_select_related = ["integration"]

@@ -56,10 +56,13 @@ class Integration(TimeStampedModel):
     class Type(models.TextChoices):
         SLACK = "SLACK"
         DISCORD = "DISCORD"
+        GITHUB = "GITHUB"  # a GitHub App installation (bots/github_app*.py)
+        TEAMS = "TEAMS"
 
     guru = models.ForeignKey(Guru, on_delete=models.CASCADE, related_name="integrations")
     type = models.CharField(max_length=16, choices=Type.choices)
-    external_id = models.CharField(max_length=200)  # Slack team id / Discord guild id
+    # Slack team id / Discord guild id / GitHub installation id / the Teams bot's Microsoft app id
+    external_id = models.CharField(max_length=200)
     workspace_name = models.CharField(max_length=200, blank=True, default="")
     # Encrypted (integrations/crypto.py): the bot token, and Slack's request signing secret.
     access_token = models.TextField(blank=True, default="")
@@ -68,6 +71,9 @@ class Integration(TimeStampedModel):
     # The channels the bot answers in: [{"id", "name", "mode"}], mode "mention" | "all".
     channels = models.JSONField(default=list, blank=True)
     dms_enabled = models.BooleanField(default=False)
+    # Teams: the Microsoft Entra tenant the bot's app is registered in (its tokens are minted
+    # there; a private guru's bot answers only that tenant's people). "": multi-tenant.
+    tenant_id = models.CharField(max_length=100, blank=True, default="")
     api_key = models.OneToOneField(
         APIKey, on_delete=models.SET_NULL, null=True, blank=True, related_name="owner_integration"
     )
@@ -109,3 +115,25 @@ class SlackEvent(TimeStampedModel):
     # When its task was handed to the broker; None while it is not (the broker was down when
     # the event came): beat's sweep sends it then. Taken Slack events are never dropped.
     sent_at = models.DateTimeField(null=True, blank=True)
+
+
+class TeamsActivity(TimeStampedModel):
+    """A Teams message activity taken for answering: its unique id makes the Bot Connector's
+    redeliveries no-ops; the activity is what the task reads (as `SlackEvent`)."""
+
+    integration = models.ForeignKey(
+        Integration, on_delete=models.CASCADE, related_name="teams_activities"
+    )
+    activity_id = models.CharField(max_length=300, unique=True)
+    activity = models.JSONField(default=dict)
+    # None while its task has not reached the broker (it was down): beat's sweep sends it.
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+
+# The GitHub App bot's models live in their own module; Django finds them through this one.
+from openguru.integrations.github_models import GitHubApp, GitHubAppDelivery  # noqa: E402
+
+__all__ = [
+    "APIKey", "GitHubApp", "GitHubAppDelivery", "Integration", "SlackEvent", "TeamsActivity",
+    "Thread", "WidgetId",
+]  # fmt: skip

@@ -9,8 +9,14 @@ from openguru.integrations.bots.apis import (
     IntegrationListApi,
     IntegrationTestApi,
 )
+from openguru.integrations.bots.github_app_apis import (
+    GitHubAppDetailApi,
+    GitHubAppListApi,
+    GitHubAppWebhookApi,
+)
 from openguru.integrations.bots.slack_api import SlackEventsApi
 from openguru.integrations.bots.slack_oauth_apis import SlackInstallApi, SlackOAuthApi
+from openguru.integrations.bots.teams_api import TeamsManifestApi, TeamsMessagesApi
 from openguru.integrations.widget.admin_apis import (
     WidgetIdDetailApi,
     WidgetIdListApi,
@@ -54,7 +60,24 @@ urlpatterns = [
         SlackInstallApi.as_view(),
         name="slack-install",
     ),
+    path(
+        "gurus/<slug:slug>/integrations/github/",
+        GitHubAppListApi.as_view(),
+        name="github-app-list",
+    ),
+    path(
+        "gurus/<slug:slug>/integrations/<int:integration_id>/github/",
+        GitHubAppDetailApi.as_view(),
+        name="github-app-detail",
+    ),
+    path("github/app/webhook/", GitHubAppWebhookApi.as_view(), name="github-app-webhook"),
+    path(
+        "gurus/<slug:slug>/integrations/<int:integration_id>/teams/manifest/",
+        TeamsManifestApi.as_view(),
+        name="teams-manifest",
+    ),
     path("slack/events/", SlackEventsApi.as_view(), name="slack-events"),
+    path("teams/messages/", TeamsMessagesApi.as_view(), name="teams-messages"),
     path("slack/oauth/", SlackOAuthApi.as_view(), name="slack-oauth"),
     # Gurubase's widget protocol: its widget calls these under its data-base-url (…/api).
     path("widget/guru/", WidgetGuruApi.as_view(), name="widget-guru"),

@@ -21,6 +21,7 @@ from django.db import transaction
 from kombu.exceptions import OperationalError
 
 from openguru.answers.models import Binge, Question
+from openguru.answers.services import question_upvotes_recount
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.gurus.models import Guru
 from openguru.gurus.services import EDITABLE_FIELDS, guru_create
@@ -69,7 +70,8 @@ def _guru(row: Row, slug: str, providers: RestoreProviders) -> Guru:
         slug=slug, name=fields["name"], embedder=providers.embedder, store=providers.store
     )
     for name in (*EDITABLE_FIELDS, "summary"):
-        setattr(guru, name, fields[name])
+        # A setting added since the archive was written keeps the new guru's default.
+        setattr(guru, name, fields.get(name, getattr(guru, name)))
     guru.save()
     return guru
 
@@ -164,7 +166,8 @@ def _conversations(document: dict[str, Any], guru: Guru, sources: dict[int, int]
         root = questions.get(row["fields"]["root_question"])
         Binge.objects.filter(pk=row["pk"]).update(root_question_id=root)
     for row in document["votes"]:
-        _save(row, question=questions[row["fields"]["question"]])
+        _save(row, question=questions[row["fields"]["question"]], guru=guru.pk)
+    question_upvotes_recount(question_ids=list(questions.values()))
     for row in document["out_of_context"]:
         _save(row, guru=guru.pk)
     for row in document["widget_ids"]:

@@ -16,7 +16,7 @@ from openguru.providers.embeddings.factory import EMBEDDING_PROVIDERS
 from openguru.providers.embeddings.local import PRECISIONS, QUERY_BACKENDS
 from openguru.providers.llm.factory import LLM_PROVIDERS
 from openguru.providers.vectorstore.bm25_analyzers import BM25_ANALYZERS
-from openguru.providers.vectorstore.factory import VECTOR_STORES
+from openguru.providers.vectorstore.factory import VECTOR_LAYOUTS, VECTOR_STORES
 
 CHOICES: dict[str, Sequence[str]] = {
     "ANSWER_MODE": ANSWER_MODES,
@@ -27,6 +27,7 @@ CHOICES: dict[str, Sequence[str]] = {
     "EMBEDDING_LOCAL_QUERY_BACKEND": QUERY_BACKENDS,
     "MILVUS_BM25_ANALYZER": tuple(BM25_ANALYZERS),
     "VECTOR_STORE": VECTOR_STORES,
+    "VECTOR_LAYOUT": VECTOR_LAYOUTS,
 }
 FRACTIONS = ("RETRIEVAL_DENSE_WEIGHT",)  # a share: in [0, 1]
 NON_NEGATIVE = (

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import connection
 
 from openguru.providers.embeddings.factory import get_embedder
-from openguru.providers.llm.factory import llm_configured
+from openguru.providers.llm.factory import get_llm
 from openguru.providers.vectorstore.factory import get_vector_store
 
 logger = logging.getLogger(__name__)
@@ -44,7 +44,9 @@ def _embedder() -> str:
 
 
 def _llm() -> str:
-    return OK if llm_configured() else NOT_CONFIGURED
+    # Built, not called: the readiness check that warms a worker's embedder also imports the
+    # LLM's SDK (seconds of CPU), which its first answer would otherwise pay.
+    return OK if get_llm() is not None else NOT_CONFIGURED
 
 
 def _reranker() -> str:

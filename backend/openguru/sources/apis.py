@@ -16,6 +16,7 @@ from openguru.sources.services import (
     source_delete,
     source_reindex,
 )
+from openguru.sources.versions import VERSION_MAX_CHARS, source_version_set
 
 
 class IndexStatsOutput(serializers.Serializer):
@@ -69,6 +70,7 @@ class SourceOutput(serializers.ModelSerializer):
             "last_result",
             "chunk_count",
             "has_token",
+            "version",
             "last_indexed_at",
             "reindex_count",
             "created_at",
@@ -92,6 +94,7 @@ SOURCE_EXAMPLE = OpenApiExample(
         "last_result": {},
         "chunk_count": 0,
         "has_token": False,
+        "version": "",
         "last_indexed_at": None,
         "reindex_count": 0,
         "created_at": "2025-01-01T12:00:00Z",
@@ -99,6 +102,15 @@ SOURCE_EXAMPLE = OpenApiExample(
     response_only=True,
     status_codes=["200", "201", "202"],
 )
+
+
+def version_input() -> serializers.CharField:
+    return serializers.CharField(
+        max_length=VERSION_MAX_CHARS,
+        required=False,
+        allow_blank=True,
+        help_text='The documentation version it belongs to ("4.2", "latest"); "": every version.',
+    )
 
 
 class SourceListApi(APIView):
@@ -118,13 +130,18 @@ class SourceListApi(APIView):
             allow_blank=True,
             write_only=True,
             help_text="github_issues: a GitHub token (optional for a public repository's "
-            "issues; discussions need one). Stored encrypted, never returned.",
+            "issues; discussions need one). confluence, jira: an API token (Cloud, with "
+            "options.email) or a personal access token (Data Center). zendesk: an API token "
+            "(with options.email) or an OAuth token; none for a public help center. Stored "
+            "encrypted, never returned.",
         )
+        version = version_input()
 
     class UploadSerializer(serializers.Serializer):
         file = serializers.FileField()
         title = serializers.CharField(max_length=500, required=False, allow_blank=True)
         private = serializers.BooleanField(required=False, default=False)
+        version = version_input()
 
     @extend_schema(
         operation_id="source_list",
@@ -165,6 +182,44 @@ class SourceListApi(APIView):
                 request_only=True,
             ),
             OpenApiExample(
+                "confluence",
+                value={
+                    "type": "confluence",
+                    "url": "https://example.atlassian.net/wiki",
+                    "options": {"deployment": "cloud", "space": "ENG", "email": "me@example.com"},
+                    "token": "ATATT3x...",
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "jira",
+                value={
+                    "type": "jira",
+                    "url": "https://your-site.atlassian.net",
+                    "options": {
+                        "deployment": "cloud",
+                        "jql": "project = DOCS AND statusCategory = Done",
+                        "email": "someone@example.com",
+                    },
+                    "token": "ATATT3x...",
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "zendesk",
+                value={
+                    "type": "zendesk",
+                    "url": "acme",
+                    "options": {
+                        "locale": "en-us",
+                        "section_ids": [360001234567],
+                        "email": "agent@acme.com",
+                    },
+                    "token": "zendesk-api-token",
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
                 "text",
                 value={"type": "text", "title": "Style", "content": "# Style\n\nUse four spaces."},
                 request_only=True,
@@ -182,6 +237,7 @@ class SourceListApi(APIView):
                 upload=upload.validated_data["file"],
                 title=upload.validated_data.get("title", ""),
                 private=upload.validated_data["private"],
+                version=upload.validated_data.get("version", ""),
             )
         else:
             data = self.InputSerializer(data=request.data)
@@ -191,6 +247,9 @@ class SourceListApi(APIView):
 
 
 class SourceDetailApi(APIView):
+    class PatchSerializer(serializers.Serializer):
+        version = version_input()
+
     @extend_schema(
         operation_id="source_get",
         tags=["sources"],
@@ -200,6 +259,22 @@ class SourceDetailApi(APIView):
     )
     def get(self, request: Request, slug: str, source_id: int) -> Response:
         source = source_get(guru=guru_get(slug=slug), source_id=source_id)
+        return Response(SourceOutput(source).data)
+
+    @extend_schema(
+        operation_id="source_update",
+        tags=["sources"],
+        summary="Change a source's version label (no re-index)",
+        request=PatchSerializer,
+        responses={200: SourceOutput, **errors(400, 401, 403, 404)},
+        examples=[SOURCE_EXAMPLE],
+    )
+    def patch(self, request: Request, slug: str, source_id: int) -> Response:
+        data = self.PatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        source = source_get(guru=guru_get(slug=slug), source_id=source_id)
+        if "version" in data.validated_data:
+            source = source_version_set(source=source, version=data.validated_data["version"])
         return Response(SourceOutput(source).data)
 
     @extend_schema(

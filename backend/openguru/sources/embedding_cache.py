@@ -25,17 +25,30 @@ def embeddings_get_or_compute(
         entry.text_hash: _from_bytes(entry.vector)
         for entry in EmbeddingCacheEntry.objects.filter(model=model, text_hash__in=set(text_hashes))
     }
-    missing = [i for i, text_hash in enumerate(text_hashes) if text_hash not in cached]
-    if missing:
-        vectors = embedder.embed_documents([texts[i] for i in missing])
-        new_entries = []
-        for i, vector in zip(missing, vectors, strict=True):
-            cached[text_hashes[i]] = list(vector)
-            new_entries.append(
-                EmbeddingCacheEntry(model=model, text_hash=text_hashes[i], vector=_to_bytes(vector))
+    missing_at: dict[str, int] = {}
+    for i, text_hash in enumerate(text_hashes):
+        if text_hash not in cached:
+            missing_at.setdefault(text_hash, i)
+    if missing_at:
+        vectors = embedder.embed_documents([texts[i] for i in missing_at.values()])
+        for text_hash, vector in zip(missing_at, vectors, strict=True):
+            cached[text_hash] = list(vector)
+        _store(model=model, vectors={h: cached[h] for h in missing_at})
+    return [cached[text_hash] for text_hash in text_hashes], len(missing_at)
+
+
+def _store(*, model: str, vectors: dict[str, list[float]]) -> None:
+    # Rows go in hash order: two writers inserting overlapping hashes in different orders
+    # would each wait on a row lock the other holds (PostgreSQL reports a deadlock).
+    EmbeddingCacheEntry.objects.bulk_create(
+        [
+            EmbeddingCacheEntry(
+                model=model, text_hash=text_hash, vector=_to_bytes(vectors[text_hash])
             )
-        EmbeddingCacheEntry.objects.bulk_create(new_entries, ignore_conflicts=True)
-    return [cached[text_hash] for text_hash in text_hashes], len(missing)
+            for text_hash in sorted(vectors)
+        ],
+        ignore_conflicts=True,
+    )
 
 
 def cached_vectors(*, model: str, text_hashes: Sequence[str]) -> dict[str, np.ndarray]:

@@ -20,6 +20,9 @@ class DataSource(TimeStampedModel):
         YOUTUBE = "youtube"
         GITHUB_REPO = "github_repo"
         GITHUB_ISSUES = "github_issues"  # issues and discussions of a repository
+        CONFLUENCE = "confluence"  # a space or a page tree, Cloud or Data Center
+        JIRA = "jira"  # Jira issues chosen by JQL (Cloud or Data Center)
+        ZENDESK = "zendesk"  # a Zendesk Help Center's articles
         TEXT = "text"
         FAQ = "faq"
         # Uploaded files beyond PDFs (file_kinds.py): each its own type, handled as PDFs are.
@@ -51,8 +54,12 @@ class DataSource(TimeStampedModel):
     options = models.JSONField(default=dict, blank=True)  # crawl depth/limits, include/exclude, ...
     crawl_mode = models.CharField(max_length=16, choices=CrawlMode.choices, default="single")
     private = models.BooleanField(default=False)
-    # A connector's token (GitHub issues), encrypted (`core/crypto.py`); never sent back out.
+    # A connector's token (GitHub issues, Jira), encrypted (`core/crypto.py`); never sent back out.
     credential = models.TextField(blank=True, default="")
+    # The documentation version it belongs to ("4.2", "latest"); "": every version
+    # (`sources/versions.py`). Answers filter by the ids of a version's sources, so changing it
+    # needs no re-index.
+    version = models.CharField(max_length=32, blank=True, default="")
 
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.NOT_PROCESSED, db_index=True

@@ -101,11 +101,17 @@ YOUTUBE_COLLECTION_URL = r"^https?://[^/]*youtube\.com/(playlist\?|channel/|user
 
 
 def sources_resync_due(*, now: datetime) -> list[int]:
-    """Indexed GitHub repositories (code, issues), websites and YouTube playlists and channels
-    whose last indexing is older than their period (a single video does not change: it is not
-    resynced)."""
+    """Indexed sources whose last indexing is older than their period: GitHub repositories
+    (code, issues), Confluence spaces and page trees and Jira queries (all on the GitHub period),
+    websites, YouTube playlists and channels (a single video does not change: not resynced) and
+    Zendesk help centers."""
     github_due = Q(
-        type__in=[DataSource.Type.GITHUB_REPO, DataSource.Type.GITHUB_ISSUES],
+        type__in=[
+            DataSource.Type.GITHUB_REPO,
+            DataSource.Type.GITHUB_ISSUES,
+            DataSource.Type.CONFLUENCE,
+            DataSource.Type.JIRA,
+        ],
         last_indexed_at__lt=now - timedelta(hours=settings.GITHUB_RESYNC_HOURS),
     )
     website_due = Q(
@@ -117,8 +123,12 @@ def sources_resync_due(*, now: datetime) -> list[int]:
         url__regex=YOUTUBE_COLLECTION_URL,
         last_indexed_at__lt=now - timedelta(hours=settings.YOUTUBE_RESYNC_HOURS),
     )
+    zendesk_due = Q(
+        type=DataSource.Type.ZENDESK,
+        last_indexed_at__lt=now - timedelta(hours=settings.ZENDESK_RESYNC_HOURS),
+    )
     due = DataSource.objects.filter(
-        github_due | website_due | youtube_due, status=DataSource.Status.SUCCESS
+        github_due | website_due | youtube_due | zendesk_due, status=DataSource.Status.SUCCESS
     )
     return list(due.values_list("pk", flat=True))
 

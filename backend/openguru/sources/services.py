@@ -25,12 +25,23 @@ from openguru.sources.validation import (
     validate_source_options,
     validate_upload,
 )
+from openguru.sources.versions import version_label_clean
 
 logger = logging.getLogger(__name__)
 
 
+# The source types read with a token of their own (`DataSource.credential`).
+TOKEN_TYPES = frozenset(
+    {
+        DataSource.Type.GITHUB_ISSUES,
+        DataSource.Type.CONFLUENCE,
+        DataSource.Type.JIRA,
+        DataSource.Type.ZENDESK,
+    }
+)
+
 # What the audit log keeps of a source (never its pasted content).
-AUDITED_FIELDS = ["type", "url", "title", "crawl_mode", "options", "private"]
+AUDITED_FIELDS = ["type", "url", "title", "crawl_mode", "options", "private", "version"]
 
 
 def _enqueue(source_id: int) -> None:
@@ -57,12 +68,17 @@ def source_create(
     options: dict[str, Any] | None = None,
     private: bool = False,
     token: str = "",
+    version: str = "",
 ) -> DataSource:
-    """`token`: a connector's credential (GitHub issues), stored encrypted, never shown again."""
+    """`token`: a connector's credential (TOKEN_TYPES), stored encrypted, never shown again.
+    `version`: the documentation version it belongs to ("": every version)."""
     url = validate_source_input(type=type, url=url, content=content, crawl_mode=crawl_mode)
-    options = validate_source_options(type=type, options=options or {})
-    if token.strip() and type != DataSource.Type.GITHUB_ISSUES:
-        raise DomainError(ErrorCode.INVALID_INPUT, "Only a github_issues source takes a token.")
+    url, options = validate_source_options(type=type, url=url, options=options or {}, token=token)
+    if token.strip() and type not in TOKEN_TYPES:
+        raise DomainError(
+            ErrorCode.INVALID_INPUT,
+            f"Only a {', '.join(sorted(TOKEN_TYPES))} source takes a token.",
+        )
     if not url:  # text and FAQ sources have no address of their own
         url = f"{type}://{uuid.uuid4().hex}"
     source = DataSource(
@@ -75,12 +91,18 @@ def source_create(
         options=options,
         private=private,
         credential=secret_encrypt(token.strip()),
+        version=version_label_clean(version),
     )
     return _save_new(source)
 
 
 def source_create_upload(
-    *, guru: Guru, upload: UploadedFile, title: str = "", private: bool = False
+    *,
+    guru: Guru,
+    upload: UploadedFile,
+    title: str = "",
+    private: bool = False,
+    version: str = "",
 ) -> DataSource:
     kind = validate_upload(upload)
     source = DataSource(
@@ -89,6 +111,7 @@ def source_create_upload(
         url=f"{kind.type}://{uuid.uuid4().hex}/{upload.name}",
         title=title or str(upload.name),
         private=private,
+        version=version_label_clean(version),
     )
     upload_store(source=source, upload=upload)
     source.url = source.file.url

@@ -8,7 +8,10 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
 from openguru.core.errors import DomainError, ErrorCode
+from openguru.sources.connectors import zendesk
+from openguru.sources.connectors.confluence import source_checked
 from openguru.sources.connectors.github_issues import options_checked, repository_of
+from openguru.sources.connectors.jira import jira_source_checked
 from openguru.sources.file_kinds import UPLOADABLE, FileKind, file_kind_for_name, file_kind_for_type
 from openguru.sources.loaders.ssrf import check_url
 from openguru.sources.models import DataSource
@@ -51,12 +54,17 @@ def validate_source_input(*, type: str, url: str, content: str, crawl_mode: str)
     if type == DataSource.Type.GITHUB_ISSUES:
         owner, name = repository_of(url)
         return f"https://github.com/{owner}/{name}"
+    if type == DataSource.Type.ZENDESK:
+        return zendesk.help_center_of(url)
     checked = _require_http_url(url)
+    if type == DataSource.Type.CONFLUENCE:
+        _refuse_private_address(checked)  # the link is the site; space and page are options
+        return checked
     if type == DataSource.Type.YOUTUBE and not _YOUTUBE.match(urlparse(checked).netloc):
         raise DomainError(
             ErrorCode.INVALID_INPUT, "Enter a YouTube video, playlist or channel URL."
         )
-    if type == DataSource.Type.WEBSITE:
+    if type in (DataSource.Type.WEBSITE, DataSource.Type.JIRA):
         _refuse_private_address(checked)
     return checked
 
@@ -85,8 +93,19 @@ def validate_upload(upload: UploadedFile) -> FileKind:
     return kind
 
 
-def validate_source_options(*, type: str, options: dict[str, Any]) -> dict[str, Any]:
-    """A connector's options as it reads them (a wrong one refused now, not at sync time)."""
+def validate_source_options(
+    *, type: str, url: str, options: dict[str, Any], token: str = ""
+) -> tuple[str, dict[str, Any]]:
+    """A connector's link and options as it reads them (a wrong one refused now, not at sync
+    time). A link may be made from the options: a Confluence source's becomes its space's or
+    root page's own, a Jira source's the issue navigator of its JQL (so one site can be several
+    sources); Jira's options are checked against its token."""
     if type == DataSource.Type.GITHUB_ISSUES:
-        return options_checked(options)
-    return options
+        return url, options_checked(options)
+    if type == DataSource.Type.CONFLUENCE:
+        return source_checked(url, options)
+    if type == DataSource.Type.JIRA:
+        return jira_source_checked(url=url, options=options, token=token)
+    if type == DataSource.Type.ZENDESK:
+        return url, zendesk.options_checked(options)
+    return url, options

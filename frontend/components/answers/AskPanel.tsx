@@ -14,6 +14,7 @@ import {
 import { useAnswerStream } from "@/lib/answers/hooks";
 
 import { AnswerView } from "./AnswerView";
+import { VersionSelect } from "./VersionSelect";
 import { FollowUpBox } from "./FollowUpBox";
 import styles from "./answers.module.css";
 
@@ -21,14 +22,24 @@ interface AskPanelProps {
   guruSlug: string;
   guruName: string;
   examples: string[];
+  /** The guru's documentation versions, newest first: more than one shows a selector. */
+  versions?: string[];
+  defaultVersion?: string;
 }
 
 /** The guru page's ask box: the answer streams in below it. */
-export function AskPanel({ guruSlug, guruName, examples }: AskPanelProps) {
+export function AskPanel({
+  guruSlug,
+  guruName,
+  examples,
+  versions = [],
+  defaultVersion = "",
+}: AskPanelProps) {
   const router = useRouter();
   // The page's lists (recent questions) come from the server: fetched again once an answer is in.
   const { state, ask, stop, retry } = useAnswerStream(router.refresh);
   const [question, setQuestion] = useState("");
+  const [version, setVersion] = useState(defaultVersion);
   const inputId = useId();
   const answerRef = useRef<HTMLDivElement>(null);
 
@@ -37,9 +48,9 @@ export function AskPanel({ guruSlug, guruName, examples }: AskPanelProps) {
       const trimmed = text.trim();
       if (!trimmed) return;
       setQuestion(trimmed);
-      void ask({ guruSlug, question: trimmed });
+      void ask({ guruSlug, question: trimmed, version: versions.length > 1 ? version : undefined });
     },
-    [ask, guruSlug],
+    [ask, guruSlug, version, versions.length],
   );
 
   // Once the answer's card is on the page, bring it into view (on a phone it starts below the
@@ -80,6 +91,9 @@ export function AskPanel({ guruSlug, guruName, examples }: AskPanelProps) {
         />
         <div className={styles.askFooter}>
           <span className={styles.muted}>Enter to ask, Shift+Enter for a new line.</span>
+          {versions.length > 1 ? (
+            <VersionSelect versions={versions} value={version} onChange={setVersion} />
+          ) : null}
           <button
             type="submit"
             className={styles.primaryButton}

@@ -14,13 +14,17 @@ const ICONS: Record<string, { symbol: string; label: string }> = {
   website: { symbol: "WEB", label: "Web page" },
   github_repo: { symbol: "CODE", label: "GitHub repository" },
   github_issues: { symbol: "ISSUE", label: "GitHub issue or discussion" },
+  confluence: { symbol: "WIKI", label: "Confluence page" },
+  jira: { symbol: "ISSUE", label: "Jira issue" },
+  zendesk: { symbol: "HELP", label: "Help center article" },
 };
 
 export function sourceKind(type: string): { symbol: string; label: string } {
   return ICONS[type] ?? { symbol: "DOC", label: type || "Source" };
 }
 
-/** The sources an answer cites; works on the server and in the browser. */
+/** The sources an answer cites, numbered as its inline citations ([1], [2]) number them;
+ * works on the server and in the browser. */
 export function References({ references }: { references: Reference[] }) {
   if (references.length === 0) return null;
   return (
@@ -33,6 +37,9 @@ export function References({ references }: { references: Reference[] }) {
           const title = reference.title || reference.link || `Source ${index + 1}`;
           return (
             <li key={`${index}-${reference.link}`} className={styles.reference}>
+              <span className={styles.referenceNumber} data-citation={index + 1}>
+                [{index + 1}]
+              </span>
               <span className={styles.referenceIcon} title={kind.label}>
                 <span aria-hidden="true">{kind.symbol}</span>
                 <span className={styles.visuallyHidden}>{kind.label}: </span>

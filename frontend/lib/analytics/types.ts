@@ -23,6 +23,8 @@ export const CHANNELS = [
   "widget",
   "slack",
   "discord",
+  "teams",
+  "github",
 ] as const satisfies readonly Channel[];
 
 export const CHANNEL_LABELS: Record<Channel, string> = {
@@ -31,6 +33,8 @@ export const CHANNEL_LABELS: Record<Channel, string> = {
   widget: "Widget",
   slack: "Slack",
   discord: "Discord",
+  teams: "Teams",
+  github: "GitHub",
 };
 
 export type TrustBucket = Schemas["Bucket"];

@@ -10,11 +10,13 @@ import {
   parseOverview,
   parseQuestion,
   parseSitemap,
+  parseSitemapIndex,
   parseStrings,
   type Binge,
   type GuruOverview,
   type Question,
   type SitemapEntry,
+  type SitemapIndex,
 } from "./types";
 
 const guruPath = (slug: string) => `/api/gurus/${encodeURIComponent(slug)}`;
@@ -58,6 +60,13 @@ export const getBinge = cache(async (slug: string, bingeId: string): Promise<Api
   }),
 );
 
-export async function getSitemapQuestions(): Promise<ApiResult<SitemapEntry[]>> {
-  return getJson("/api/sitemap/questions/", { parse: parseSitemap, timeoutMs: 15_000 });
+export async function getSitemapIndex(): Promise<ApiResult<SitemapIndex>> {
+  return getJson("/api/sitemap/", { parse: parseSitemapIndex, timeoutMs: 15_000 });
+}
+
+export async function getSitemapQuestions(page: number): Promise<ApiResult<SitemapEntry[]>> {
+  return getJson(`/api/sitemap/questions/?page=${page}`, {
+    parse: parseSitemap,
+    timeoutMs: 15_000,
+  });
 }

@@ -13,6 +13,8 @@ export interface AskParams {
   question: string;
   bingeId?: string | null;
   parentSlug?: string | null;
+  /** A documentation version of the guru; absent: the one the question names, else the default. */
+  version?: string;
 }
 
 export interface StreamMeta {
@@ -121,6 +123,7 @@ export async function* askStream(
   const body: Record<string, string> = { question: params.question };
   if (params.bingeId) body.binge_id = params.bingeId;
   if (params.parentSlug) body.parent_slug = params.parentSlug;
+  if (params.version) body.version = params.version;
   const response = await apiRequest(`${guruPath(params.guruSlug)}/answer/stream/`, {
     method: "POST",
     json: body,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 
-import { parseBinge, parseQuestion, parseSitemap, type Answer, type Question } from "./types";
+import {
+  parseBinge,
+  parseQuestion,
+  parseSitemap,
+  versionBadge,
+  type Answer,
+  type Question,
+} from "./types";
 
 // As QuestionOutput and QuestionDetailOutput document them (tests/core/openapi_snapshot.json).
 const ANSWER: Answer = {
@@ -15,6 +22,7 @@ const ANSWER: Answer = {
   grounding: null,
   binge_id: null,
   parent_slug: null,
+  version: "",
   created_at: "2025-01-01T12:00:00Z",
   updated_at: "2025-01-01T12:00:00Z",
 };
@@ -56,5 +64,21 @@ describe("parseSitemap", () => {
     const entry = { guru_slug: "python", slug: "venv", date_updated: "2025-01-01" };
     expect(parseSitemap([entry, { slug: "no-guru" }, null])).toEqual([entry]);
     expect(parseSitemap({})).toBeNull();
+  });
+});
+
+describe("versionBadge", () => {
+  it("names the version an answer was read from, and nothing for an unversioned guru", () => {
+    expect(versionBadge({ ...QUESTION, version: "4.2" })).toBe("Version 4.2");
+    expect(versionBadge(QUESTION)).toBeNull();
+  });
+
+  it("reads an answer from an older server, without a version, as unversioned", () => {
+    const older: Record<string, unknown> = { ...QUESTION };
+    delete older.version;
+    const parsed = parseQuestion(older);
+    expect(parsed).not.toBeNull();
+    expect(versionBadge(parsed as Question)).toBeNull();
+    expect(parseQuestion({ ...QUESTION, version: 4.2 })).toBeNull();
   });
 });

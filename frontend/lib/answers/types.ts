@@ -21,6 +21,7 @@ export type Question = Schemas["QuestionDetailOutput"];
 export type Binge = Schemas["BingeDetail"];
 
 export type SitemapEntry = Schemas["SitemapQuestions"];
+export type SitemapIndex = Schemas["SitemapIndex"];
 
 // The guards below keep a page from rendering half an object when a proxy or an older server
 // answers with something else; Django's serializers define the shapes.
@@ -68,7 +69,10 @@ export function parseOverview(value: unknown): GuruOverview | null {
   if (!Array.isArray(popular) || !popular.every(isSummary)) return null;
   if (!isSourceTotals(sources) || typeof value.indexable !== "boolean") return null;
   const { example_questions, indexable } = value;
-  return { example_questions, indexable, recent, popular, sources };
+  // Versions: absent from an older server, read as none.
+  const versions = isStrings(value.versions) ? value.versions : [];
+  const default_version = typeof value.default_version === "string" ? value.default_version : "";
+  return { example_questions, indexable, recent, popular, sources, versions, default_version };
 }
 
 function isGrounding(value: unknown): value is Grounding {
@@ -90,8 +94,15 @@ function isAnswer(value: unknown): value is Answer & Record<string, unknown> {
     value.references.every((r) => isRecord(r) && hasStrings(r, ["title", "link", "icon"])) &&
     (value.grounding === null || isGrounding(value.grounding)) &&
     (value.binge_id === null || typeof value.binge_id === "string") &&
-    (value.parent_slug === null || typeof value.parent_slug === "string")
+    (value.parent_slug === null || typeof value.parent_slug === "string") &&
+    // Absent from an older server: read as no version.
+    (value.version === undefined || typeof value.version === "string")
   );
+}
+
+/** The question page's badge: "Version 4.2", or null when the guru has no versions. */
+export function versionBadge(answer: Pick<Answer, "version">): string | null {
+  return answer.version ? `Version ${answer.version}` : null;
 }
 
 function isDetail(value: Answer & Record<string, unknown>): value is Question {
@@ -138,6 +149,14 @@ function isSitemapEntry(value: unknown): value is SitemapEntry {
 /** The entries that make a URL; any other is left out of the sitemap, not the whole of it. */
 export function parseSitemap(value: unknown): SitemapEntry[] | null {
   return Array.isArray(value) ? value.filter(isSitemapEntry) : null;
+}
+
+/** The index's page numbers and guru slugs; null for anything else. */
+export function parseSitemapIndex(value: unknown): SitemapIndex | null {
+  if (!isRecord(value) || !isNumber(value.page_size) || !isStrings(value.gurus)) return null;
+  const pages = value.pages;
+  if (!Array.isArray(pages) || !pages.every(isNumber)) return null;
+  return { page_size: value.page_size, pages, gurus: value.gurus };
 }
 
 /** Where a question lives on the site; a binge's questions carry the binge in the query. */

@@ -90,6 +90,8 @@ export interface RequestOptions {
   accept?: string;
   /** Statuses besides 2xx whose body is still the answer (health reports "degraded" as 503). */
   acceptStatuses?: readonly number[];
+  /** Cache tags of the page this call renders (`revalidateTag` drops the cached page). */
+  tags?: string[];
 }
 
 function requestInit(options: RequestOptions): RequestInit {
@@ -103,7 +105,9 @@ function requestInit(options: RequestOptions): RequestInit {
   } else if (form) {
     body = form;
   }
-  return { method, headers, body, signal, credentials: "include", cache: "no-store" };
+  // Never Next's data cache: a cached page is cached whole and dropped whole (by its tags).
+  const next = options.tags?.length ? { next: { tags: options.tags } } : {};
+  return { method, headers, body, signal, credentials: "include", cache: "no-store", ...next };
 }
 
 /** Sends the request; resolves to the response when it is 2xx (or accepted), else throws `ApiError`. */

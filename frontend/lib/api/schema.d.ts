@@ -253,6 +253,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/github/app/webhook/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GitHub App webhook (signed by GitHub)
+         * @description Verifies X-Hub-Signature-256 with the webhook secret of the GitHub integration of the payload's installation and acknowledges at once: a mention in an issue or discussion is answered by a background task, each delivery id once.
+         */
+        post: operations["github_app_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gurus/": {
         parameters: {
             query?: never;
@@ -554,6 +574,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/gurus/{slug}/integrations/github/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set up a GitHub App installation for a guru */
+        post: operations["github_app_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gurus/{slug}/integrations/slack/install/": {
         parameters: {
             query?: never;
@@ -588,6 +625,41 @@ export interface paths {
         head?: never;
         /** Change a bot's channels, DMs or tokens */
         patch: operations["integration_update"];
+        trace?: never;
+    };
+    "/api/gurus/{slug}/integrations/{integration_id}/github/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A guru's GitHub App and the repositories its installation covers */
+        get: operations["github_app_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a GitHub App's repositories, keys or secret */
+        patch: operations["github_app_update"];
+        trace?: never;
+    };
+    "/api/gurus/{slug}/integrations/{integration_id}/teams/manifest/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Teams bot's app package (manifest.json and icons, zipped) to upload to Teams */
+        get: operations["teams_app_package"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/gurus/{slug}/integrations/{integration_id}/test/": {
@@ -795,7 +867,8 @@ export interface paths {
         delete: operations["source_delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a source's version label (no re-index) */
+        patch: operations["source_update"];
         trace?: never;
     };
     "/api/gurus/{slug}/sources/{source_id}/reindex/": {
@@ -1068,6 +1141,26 @@ export interface paths {
         patch: operations["settings_update"];
         trace?: never;
     };
+    "/api/sitemap/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sitemap's pages of answers and the public gurus
+         * @description Anyone may call it; credentials sent anyway are not read (a stale one is no error).
+         */
+        get: operations["sitemap_index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sitemap/questions/": {
         parameters: {
             query?: never;
@@ -1076,7 +1169,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every answer page of the active public gurus, newest first (at most 50,000)
+         * One sitemap page of the active public gurus' answers, newest first
          * @description Anyone may call it; credentials sent anyway are not read (a stale one is no error).
          */
         get: operations["sitemap_questions"];
@@ -1119,6 +1212,26 @@ export interface paths {
         get: operations["slack_oauth_redirect"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/messages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Microsoft Teams messaging endpoint (Bot Framework activities)
+         * @description Verifies the Authorization bearer token (RS256, issuer https://api.botframework.com, audience a Teams integration's app id, a key from TEAMS_OPENID_METADATA_URL's JWKS, the activity's serviceUrl) and acknowledges at once: answers are written in the conversation or channel thread by a background task.
+         */
+        post: operations["teams_messages"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1665,6 +1778,8 @@ export interface components {
             short_answer?: boolean;
             /** @default false */
             stream?: boolean;
+            /** @description A documentation version of the guru ("4.2"); "" or absent: the version the question names, else the guru's default. */
+            version?: string;
         };
         AnswerMeta: {
             /** @description A saved answer, replayed. */
@@ -1727,6 +1842,8 @@ export interface components {
             mode?: components["schemas"]["AnswerModeEnum"];
             parent_slug?: string;
             question: string;
+            /** @description A documentation version of the guru ("4.2"); "" or absent: the version the question names, else the guru's default. */
+            version?: string;
         };
         /**
          * @description * `assistant` - assistant
@@ -1999,6 +2116,11 @@ export interface components {
          * @enum {string}
          */
         CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "password_sign_in_off" | "api_key_limit" | "link_invalid" | "rate_limited" | "widget_token_required" | "widget_token_invalid" | "widget_token_expired" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
+        CoveredRepository: {
+            full_name: string;
+            html_url: string;
+            private: boolean;
+        };
         /**
          * @description * `single` - Single
          *     * `crawl` - Crawl
@@ -2046,6 +2168,7 @@ export interface components {
             title?: string;
             readonly type: components["schemas"]["V1SourceTypeEnum"];
             url: string;
+            version?: string;
         };
         /**
          * @description * `FAIL` - FAIL
@@ -2067,6 +2190,8 @@ export interface components {
             faq_sources?: components["schemas"]["_NamedRequest"][];
             github_urls?: string[];
             text_sources?: components["schemas"]["_NamedRequest"][];
+            /** @description The documentation version of every source added ("4.2"); "": every version. */
+            version?: string;
             website_urls?: string[];
             youtube_urls?: string[];
         };
@@ -2081,7 +2206,9 @@ export interface components {
             /** Format: date */
             date: string;
             discord: number;
+            github: number;
             slack: number;
+            teams: number;
             total: number;
             ui: number;
             widget: number;
@@ -2145,11 +2272,12 @@ export interface components {
          *     * `widget` - widget
          *     * `slack` - slack
          *     * `discord` - discord
-         *     * `user` - user
+         *     * `teams` - teams
          *     * `github` - github
+         *     * `user` - user
          * @enum {string}
          */
-        ExportChannelEnum: "all" | "ui" | "api" | "widget" | "slack" | "discord" | "user" | "github";
+        ExportChannelEnum: "all" | "ui" | "api" | "widget" | "slack" | "discord" | "teams" | "github" | "user";
         ExportJsonOutput: {
             /** Format: date-time */
             end: string;
@@ -2214,6 +2342,56 @@ export interface components {
             /** @description Largest first. */
             clusters: components["schemas"]["Gap"][];
         };
+        GitHubAppDetail: {
+            api_key_prefix?: string | null;
+            app_id: string;
+            app_name: string;
+            /** @description What the installation covers; null: unknown. */
+            covered: components["schemas"]["CoveredRepository"][] | null;
+            covered_error: string;
+            readonly has_private_key: boolean;
+            readonly has_webhook_secret: boolean;
+            id: number;
+            installation_id: string;
+            repositories: {
+                [key: string]: components["schemas"]["RepositorySetting"];
+            };
+            /** @description Mention it as @<slug>. */
+            slug: string;
+        };
+        GitHubAppInputRequest: {
+            /** @description The app's id (its settings page). */
+            app_id: string;
+            /** @description The installation's id. */
+            installation_id: string;
+            /** @description The app's PEM private key; encrypted. */
+            private_key: string;
+            /** @description Per repository ("owner/name"); one not named answers mentions. */
+            repositories?: {
+                [key: string]: components["schemas"]["RepositorySettingRequest"];
+            };
+            /** @description The app's webhook secret; encrypted. */
+            webhook_secret: string;
+        };
+        GitHubAppOutput: {
+            api_key_prefix?: string | null;
+            app_id: string;
+            app_name: string;
+            readonly has_private_key: boolean;
+            readonly has_webhook_secret: boolean;
+            id: number;
+            installation_id: string;
+            repositories: {
+                [key: string]: components["schemas"]["RepositorySetting"];
+            };
+            /** @description Mention it as @<slug>. */
+            slug: string;
+        };
+        GitHubAppWebhook: {
+            /** @description Whether a reply will be written. */
+            answering: boolean;
+            ok: boolean;
+        };
         GoldenPairListRequest: {
             /**
              * @description One page of a source with many (a website page, `file.pdf#page=N`); a link without `#…` matches every section of that page. Empty: any page.
@@ -2234,9 +2412,15 @@ export interface components {
             question: string;
         };
         GoldenRunOutput: {
+            /** @description Per documentation version: its pairs, recall@5 and refusal rate ({}: the guru has no versions). */
+            readonly by_version: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
             /** Format: date-time */
             readonly created_at: string;
-            /** @description Per pair: pair_id, question, expected_source_id, expected_link, found_rank (1-5, null when its source was not among the top 5 passages), refused, best relevance, and the top passages (source_id, title, link, relevance). */
+            /** @description Per pair: pair_id, question, expected_source_id, expected_link, found_rank (1-5, null when its source was not among the top 5 passages), refused, best relevance, the documentation version it was measured in, and the top passages (source_id, title, link, relevance). */
             details: unknown;
             error?: string;
             /** Format: date-time */
@@ -2321,6 +2505,7 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
             custom_instruction: string;
+            default_version: string;
             domain_knowledge: string;
             /** Format: int64 */
             embedding_dimension: number;
@@ -2386,6 +2571,8 @@ export interface components {
             visibility: components["schemas"]["VisibilityEnum"];
         };
         GuruOverview: {
+            /** @description The version a question naming none is answered from ("": no versions). */
+            default_version: string;
             /** @description Up to 6 questions to offer a visitor. */
             example_questions: string[];
             /** @description False for a private guru: its pages carry noindex. */
@@ -2395,6 +2582,8 @@ export interface components {
             /** @description The newest answers. */
             recent: components["schemas"]["SiteQuestion"][];
             sources: components["schemas"]["SourceTotals"];
+            /** @description The documentation versions its sources carry, newest first ([]: none). */
+            versions: string[];
         };
         GuruReanalyze: {
             /** @description The BM25 analyzer of the guru's chunks now; null before the first ones. */
@@ -2445,14 +2634,16 @@ export interface components {
             pages_skipped?: number;
         };
         IntegrationListRequest: {
-            /** @description Stored encrypted; never returned. */
+            /** @description The bot token; for Teams the app's client secret. Stored encrypted; never returned. */
             bot_token: string;
             channels?: components["schemas"]["ChannelRequest"][];
             dms_enabled?: boolean;
-            /** @description The Slack team id (T…) or the Discord guild id. */
+            /** @description The Slack team id (T…), the Discord guild id, or the Teams bot's Microsoft app id. */
             external_id: string;
             /** @description Slack only (its app's Basic Information page): stored encrypted. */
             signing_secret?: string;
+            /** @description Teams only: the Microsoft Entra tenant id of a single-tenant app. */
+            tenant_id?: string;
             type: components["schemas"]["IntegrationTypeEnum"];
             workspace_name?: string;
         };
@@ -2466,6 +2657,7 @@ export interface components {
             readonly has_signing_secret: boolean;
             readonly has_token: boolean;
             readonly id: number;
+            tenant_id: string;
             type: components["schemas"]["IntegrationTypeEnum"];
             workspace_name: string;
         };
@@ -2477,9 +2669,11 @@ export interface components {
         /**
          * @description * `SLACK` - Slack
          *     * `DISCORD` - Discord
+         *     * `GITHUB` - Github
+         *     * `TEAMS` - Teams
          * @enum {string}
          */
-        IntegrationTypeEnum: "SLACK" | "DISCORD";
+        IntegrationTypeEnum: "SLACK" | "DISCORD" | "GITHUB" | "TEAMS";
         /**
          * @description * `today` - today
          *     * `yesterday` - yesterday
@@ -2633,6 +2827,20 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        PatchedGitHubAppInputRequest: {
+            /** @description The app's id (its settings page). */
+            app_id?: string;
+            /** @description The installation's id. */
+            installation_id?: string;
+            /** @description The app's PEM private key; encrypted. */
+            private_key?: string;
+            /** @description Per repository ("owner/name"); one not named answers mentions. */
+            repositories?: {
+                [key: string]: components["schemas"]["RepositorySettingRequest"];
+            };
+            /** @description The app's webhook secret; encrypted. */
+            webhook_secret?: string;
+        };
         /** @description The gate and answer settings a maintainer may set on a guru (create and change). */
         PatchedGuruDetailUpdateRequest: {
             active?: boolean;
@@ -2650,6 +2858,8 @@ export interface components {
             answer_mode?: components["schemas"]["AnswerModeEnum"] | components["schemas"]["BlankEnum"];
             base_color?: string;
             custom_instruction?: string;
+            /** @description The documentation version a question naming none is answered from ("4.2"); "": the newest label its sources carry. */
+            default_version?: string;
             domain_knowledge?: string;
             github_webhook_secret?: string;
             icon_url?: string;
@@ -2669,14 +2879,16 @@ export interface components {
             visibility?: components["schemas"]["VisibilityEnum"];
         };
         PatchedIntegrationDetailRequest: {
-            /** @description Stored encrypted; never returned. */
+            /** @description The bot token; for Teams the app's client secret. Stored encrypted; never returned. */
             bot_token?: string;
             channels?: components["schemas"]["ChannelRequest"][];
             dms_enabled?: boolean;
-            /** @description The Slack team id (T…) or the Discord guild id. */
+            /** @description The Slack team id (T…), the Discord guild id, or the Teams bot's Microsoft app id. */
             external_id?: string;
             /** @description Slack only (its app's Basic Information page): stored encrypted. */
             signing_secret?: string;
+            /** @description Teams only: the Microsoft Entra tenant id of a single-tenant app. */
+            tenant_id?: string;
             workspace_name?: string;
         };
         PatchedMemberDetailRequest: {
@@ -2709,6 +2921,10 @@ export interface components {
              */
             trust_score_threshold?: number;
             widget_answer_max_length?: number;
+        };
+        PatchedSourceDetailPatchRequest: {
+            /** @description The documentation version it belongs to ("4.2", "latest"); "": every version. */
+            version?: string;
         };
         ProvidersOutput: {
             embedding: string;
@@ -2751,6 +2967,8 @@ export interface components {
             readonly updated_at: string;
             upvotes: number;
             user_question: string;
+            /** @description The documentation version it was answered from ("": the guru has none). */
+            readonly version: string;
         };
         QuestionOutput: {
             /** Format: uuid */
@@ -2771,6 +2989,8 @@ export interface components {
             /** Format: date-time */
             readonly updated_at: string;
             user_question: string;
+            /** @description The documentation version it was answered from ("": the guru has none). */
+            readonly version: string;
         };
         QuestionVote: {
             downvotes: number;
@@ -2818,6 +3038,38 @@ export interface components {
          * @enum {string}
          */
         ReferencedSourcesEnum: "all" | "website" | "pdf" | "youtube" | "github_repo" | "text";
+        RepositorySetting: {
+            /**
+             * @description Add a discussion's accepted answer to the guru as an FAQ entry.
+             * @default false
+             */
+            faq?: boolean;
+            labels?: string[];
+            /**
+             * @description mention: answer when the bot is mentioned; all: also every new issue and discussion (with one of `labels`, when labels are named).
+             *
+             *     * `mention` - mention
+             *     * `all` - all
+             * @default mention
+             */
+            mode?: components["schemas"]["ChannelModeEnum"];
+        };
+        RepositorySettingRequest: {
+            /**
+             * @description Add a discussion's accepted answer to the guru as an FAQ entry.
+             * @default false
+             */
+            faq?: boolean;
+            labels?: string[];
+            /**
+             * @description mention: answer when the bot is mentioned; all: also every new issue and discussion (with one of `labels`, when labels are named).
+             *
+             *     * `mention` - mention
+             *     * `all` - all
+             * @default mention
+             */
+            mode?: components["schemas"]["ChannelModeEnum"];
+        };
         /**
          * @description * `` - All of its owner's rights
          *     * `ask` - Ask: answers, search, sessions
@@ -2908,6 +3160,14 @@ export interface components {
              */
             trust_score: number;
         };
+        SitemapIndex: {
+            /** @description The active public gurus, by slug. */
+            gurus: string[];
+            /** @description Answers a page holds at most. */
+            page_size: number;
+            /** @description The pages of /api/sitemap/questions/ that may hold answers, in order. */
+            pages: number[];
+        };
         SitemapQuestions: {
             /** Format: date-time */
             date_updated: string;
@@ -2975,10 +3235,12 @@ export interface components {
             /** @default false */
             private?: boolean;
             title?: string;
-            /** @description github_issues: a GitHub token (optional for a public repository's issues; discussions need one). Stored encrypted, never returned. */
+            /** @description github_issues: a GitHub token (optional for a public repository's issues; discussions need one). confluence, jira: an API token (Cloud, with options.email) or a personal access token (Data Center). zendesk: an API token (with options.email) or an OAuth token; none for a public help center. Stored encrypted, never returned. */
             token?: string;
             type: components["schemas"]["SourceTypeEnum"];
             url?: string;
+            /** @description The documentation version it belongs to ("4.2", "latest"); "": every version. */
+            version?: string;
         };
         SourceListUploadRequest: {
             /** Format: binary */
@@ -2986,6 +3248,8 @@ export interface components {
             /** @default false */
             private?: boolean;
             title?: string;
+            /** @description The documentation version it belongs to ("4.2", "latest"); "": every version. */
+            version?: string;
         };
         SourceOutput: {
             /** Format: int64 */
@@ -3014,6 +3278,7 @@ export interface components {
             type: components["schemas"]["SourceTypeEnum"];
             url: string;
             user_error: string;
+            version: string;
         };
         /**
          * @description * `NOT_PROCESSED` - Not Processed
@@ -3044,6 +3309,9 @@ export interface components {
          *     * `youtube` - Youtube
          *     * `github_repo` - Github Repo
          *     * `github_issues` - Github Issues
+         *     * `confluence` - Confluence
+         *     * `jira` - Jira
+         *     * `zendesk` - Zendesk
          *     * `text` - Text
          *     * `faq` - Faq
          *     * `docx` - Docx
@@ -3055,7 +3323,19 @@ export interface components {
          *     * `epub` - Epub
          * @enum {string}
          */
-        SourceTypeEnum: "website" | "pdf" | "youtube" | "github_repo" | "github_issues" | "text" | "faq" | "docx" | "pptx" | "xlsx" | "csv" | "html" | "markdown" | "epub";
+        SourceTypeEnum: "website" | "pdf" | "youtube" | "github_repo" | "github_issues" | "confluence" | "jira" | "zendesk" | "text" | "faq" | "docx" | "pptx" | "xlsx" | "csv" | "html" | "markdown" | "epub";
+        TeamsMessagesRequest: {
+            /** @description msteams */
+            channelId?: string;
+            conversation?: unknown;
+            /** @description Each activity is taken once. */
+            id?: string;
+            /** @description Where the answer is sent; the token must name it. */
+            serviceUrl?: string;
+            text?: string;
+            /** @description message, conversationUpdate…; messages answered. */
+            type: string;
+        };
         TokenInputRequest: {
             token: string;
         };
@@ -3091,13 +3371,15 @@ export interface components {
             username: string;
         };
         /**
-         * @description * `CSV` - CSV
+         * @description * `CONFLUENCE` - CONFLUENCE
+         *     * `CSV` - CSV
          *     * `DOCX` - DOCX
          *     * `EPUB` - EPUB
          *     * `FAQ` - FAQ
          *     * `GITHUB_ISSUES` - GITHUB_ISSUES
          *     * `GITHUB_REPO` - GITHUB_REPO
          *     * `HTML` - HTML
+         *     * `JIRA` - JIRA
          *     * `MARKDOWN` - MARKDOWN
          *     * `PDF` - PDF
          *     * `PPTX` - PPTX
@@ -3105,9 +3387,10 @@ export interface components {
          *     * `WEBSITE` - WEBSITE
          *     * `XLSX` - XLSX
          *     * `YOUTUBE` - YOUTUBE
+         *     * `ZENDESK` - ZENDESK
          * @enum {string}
          */
-        V1SourceTypeEnum: "CSV" | "DOCX" | "EPUB" | "FAQ" | "GITHUB_ISSUES" | "GITHUB_REPO" | "HTML" | "MARKDOWN" | "PDF" | "PPTX" | "TEXT" | "WEBSITE" | "XLSX" | "YOUTUBE";
+        V1SourceTypeEnum: "CONFLUENCE" | "CSV" | "DOCX" | "EPUB" | "FAQ" | "GITHUB_ISSUES" | "GITHUB_REPO" | "HTML" | "JIRA" | "MARKDOWN" | "PDF" | "PPTX" | "TEXT" | "WEBSITE" | "XLSX" | "YOUTUBE" | "ZENDESK";
         /**
          * @description * `supported` - supported
          *     * `partly` - partly
@@ -3131,7 +3414,7 @@ export interface components {
         WeakQuestion: {
             /** Format: date-time */
             asked_at: string;
-            /** @description One of ui, api, widget, slack, discord. */
+            /** @description One of ui, api, widget, slack, discord, teams, github. */
             channel: string;
             question: string;
             reason: components["schemas"]["ReasonEnum"];
@@ -3169,6 +3452,8 @@ export interface components {
             fetch_existing?: boolean;
             parent_slug?: (string | null) | string;
             question: string;
+            /** @description A documentation version of the guru ("4.2"); "" or absent: the version the question names, else the guru's default. */
+            version?: string;
         };
         WidgetBinge: {
             /**
@@ -3184,11 +3469,15 @@ export interface components {
         };
         WidgetGuru: {
             colors: components["schemas"]["WidgetGuruApi.OutputSerializerColors"];
+            /** @description "": the guru has no versions. */
+            default_version: string;
             example_questions: string[];
             /** @description The guru's icon; without one, its default icon (initial and colour, SVG). */
             icon_url: string;
             name: string;
             slug: string;
+            /** @description Documentation versions, newest first: more than one offers a selector. */
+            versions: string[];
         };
         "WidgetGuruApi.OutputSerializerColors": {
             base_color: string;
@@ -3890,6 +4179,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthSessionOutput"];
+                };
+            };
+        };
+    };
+    github_app_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-GitHub-Delivery": string;
+                "X-GitHub-Event": string;
+                "X-Hub-Signature-256": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHubAppWebhook"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5031,6 +5367,87 @@ export interface operations {
             };
         };
     };
+    github_app_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GitHubAppInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["GitHubAppInputRequest"];
+                "multipart/form-data": components["schemas"]["GitHubAppInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHubAppOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description It exists already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The language model (or another provider) failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     slack_install_url: {
         parameters: {
             query?: never;
@@ -5249,6 +5666,187 @@ export interface operations {
             };
             /** @description It exists already. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    github_app_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_id: number;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHubAppDetail"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    github_app_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_id: number;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedGitHubAppInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedGitHubAppInputRequest"];
+                "multipart/form-data": components["schemas"]["PatchedGitHubAppInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHubAppOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description It exists already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The language model (or another provider) failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    teams_app_package: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_id: number;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app package. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5867,6 +6465,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description These credentials may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such guru. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    source_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedSourceDetailPatchRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedSourceDetailPatchRequest"];
+                "multipart/form-data": components["schemas"]["PatchedSourceDetailPatchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceOutput"];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing or invalid credentials. */
             401: {
@@ -6795,7 +7457,7 @@ export interface operations {
             };
         };
     };
-    sitemap_questions: {
+    sitemap_index: {
         parameters: {
             query?: never;
             header?: never;
@@ -6809,7 +7471,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["SitemapIndex"];
+                };
+            };
+        };
+    };
+    sitemap_questions: {
+        parameters: {
+            query?: {
+                /** @description A page the sitemap index lists; if not given, the newest answers'. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["SitemapQuestions"][];
+                };
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6894,6 +7587,59 @@ export interface operations {
             };
             /** @description No such guru. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    teams_messages: {
+        parameters: {
+            query?: never;
+            header: {
+                Authorization: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamsMessagesRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TeamsMessagesRequest"];
+                "multipart/form-data": components["schemas"]["TeamsMessagesRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider is not configured or not reachable. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7073,7 +7819,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer, then the sources its text does not link already. */
+            /** @description The answer, then its sources numbered as it cites them ([1], [2]). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -18,6 +18,7 @@ export interface GuruFormValues {
   github_webhook_secret: string;
   trust_threshold: string;
   answer_mode: string;
+  default_version: string;
 }
 
 export const EMPTY_GURU: GuruFormValues = {
@@ -35,6 +36,7 @@ export const EMPTY_GURU: GuruFormValues = {
   github_webhook_secret: "",
   trust_threshold: "",
   answer_mode: "",
+  default_version: "",
 };
 
 const limit = (value: number | null | undefined) => (value == null ? "" : String(value));
@@ -55,6 +57,7 @@ export function valuesFromGuru(guru: AdminGuru): GuruFormValues {
     anonymous_asks_per_day: limit(guru.anonymous_asks_per_day),
     trust_threshold: limit(guru.trust_threshold),
     answer_mode: guru.answer_mode ?? "",
+    default_version: guru.default_version ?? "",
   };
 }
 
@@ -76,6 +79,7 @@ function payload(values: GuruFormValues): GuruInput {
     github_webhook_secret: values.github_webhook_secret,
     trust_threshold: toLimit(values.trust_threshold),
     answer_mode: values.answer_mode as AnswerMode,
+    default_version: values.default_version.trim(),
   };
 }
 

@@ -20,6 +20,8 @@ export interface GuruInput {
   github_webhook_secret?: string;
   trust_threshold?: number | null;
   answer_mode?: AnswerMode;
+  /** The documentation version a question naming none reads; "": the newest label. */
+  default_version?: string;
 }
 
 /** "": the deployment's mode; "fast": one LLM round trip before the first word. */
@@ -34,6 +36,7 @@ export type AdminGuru = Guru & {
   /** Set from the guru's own sources after each ingestion; null until then. */
   calibrated_trust_threshold?: number | null;
   answer_mode?: AnswerMode;
+  default_version?: string;
   github_webhook_secret_set?: boolean;
 };
 

@@ -4,6 +4,7 @@ import { cache } from "react";
 
 import { getJson, type ApiResult } from "@/lib/api/client";
 import { viewerHeaders } from "@/lib/auth/viewer";
+import { guruTag } from "@/lib/site/cache";
 
 import { parseGuru, parseGuruList, type Guru } from "./types";
 
@@ -17,10 +18,12 @@ export async function listGurus(query = ""): Promise<ApiResult<Guru[]>> {
   return getJson(`/api/gurus/${search}`, { parse: parseGuruList, headers: await viewerHeaders() });
 }
 
-/** One guru by slug; cached per request so a page and its metadata share one call. */
+/** One guru by slug; cached per request so a page and its metadata share one call. A cached
+ * page that shows it carries its tag, so a change to the guru drops that page. */
 export const getGuru = cache(async (slug: string): Promise<ApiResult<Guru>> => {
   return getJson(`/api/gurus/${encodeURIComponent(slug)}/`, {
     parse: parseGuru,
     headers: await viewerHeaders(),
+    tags: [guruTag(slug)],
   });
 });

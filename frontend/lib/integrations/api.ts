@@ -23,3 +23,7 @@ export async function deleteIntegration(slug: string, id: number): Promise<void>
 export function testIntegration(slug: string, id: number): Promise<ConnectionTest> {
   return apiJson<ConnectionTest>(`${integrationsPath(slug)}${id}/test/`);
 }
+
+/** The Teams bot's app package (manifest.json and icons, zipped) to upload to Teams. */
+export const teamsPackageUrl = (slug: string, id: number) =>
+  `${integrationsPath(slug)}${id}/teams/manifest/`;

@@ -1,8 +1,10 @@
 import type { Schemas } from "@/lib/api/types";
 
-/** A Slack or Discord bot (`IntegrationOutput`); tokens are write-only. */
+/** A Slack, Discord or Teams bot (`IntegrationOutput`); tokens are write-only. */
 export type Integration = Schemas["IntegrationOutput"];
 export type IntegrationType = Schemas["IntegrationTypeEnum"];
+/** The chat bots set up with a token (a GitHub App has a setup of its own). */
+export type BotType = Exclude<IntegrationType, "GITHUB">;
 
 /** A channel the bot answers in: on a mention, or every message. */
 export type Channel = Schemas["ChannelOutput"];

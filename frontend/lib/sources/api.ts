@@ -31,6 +31,11 @@ export async function replaceSourceToken(slug: string, id: number, token: string
   await apiRequest(`${sourcesPath(slug)}${id}/token/`, { method: "PUT", json: { token } });
 }
 
+/** A source's documentation version ("" : every version); its chunks stay as they are. */
+export function setSourceVersion(slug: string, id: number, version: string): Promise<Source> {
+  return apiJson<Source>(`${sourcesPath(slug)}${id}/`, { method: "PATCH", json: { version } });
+}
+
 export async function deleteSource(slug: string, id: number): Promise<void> {
   await apiRequest(`${sourcesPath(slug)}${id}/`, { method: "DELETE" });
 }

@@ -8,6 +8,9 @@ const FETCHED: Partial<Record<Source["type"], Words>> = {
   website: ["page", "pages"],
   github_repo: ["file", "files"],
   github_issues: ["issue or discussion", "issues and discussions"],
+  confluence: ["page", "pages"],
+  jira: ["issue", "issues"],
+  zendesk: ["article", "articles"],
 };
 
 export function counted(n: number, [one, many]: Words): string {

@@ -21,6 +21,9 @@ export const SOURCE_TYPE_LABELS: Record<SourceType, string> = {
   youtube: "YouTube",
   github_repo: "GitHub",
   github_issues: "GitHub issues",
+  confluence: "Confluence",
+  jira: "Jira",
+  zendesk: "Zendesk",
   text: "Text",
   faq: "FAQ",
   docx: "Word",
@@ -31,6 +34,14 @@ export const SOURCE_TYPE_LABELS: Record<SourceType, string> = {
   markdown: "Markdown",
   epub: "EPUB",
 };
+
+/** Types read from an outside system with a token of their own (sources/services.py). */
+export const TOKEN_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>([
+  "github_issues",
+  "confluence",
+  "jira",
+  "zendesk",
+]);
 
 export function isInProgress(source: Source): boolean {
   return source.status === "NOT_PROCESSED" || source.status === "PROCESSING";

@@ -97,24 +97,30 @@ function trustScore(score: number): HTMLElement | null {
   return h("div", { class: "trust", "data-part": "trust" }, `Trust score: ${percent}%`, bar);
 }
 
+/** Every source, numbered as the answer's inline citations ([1], [2]) number them; only web
+ * links are links (a pasted text or private file has a title alone). */
 function references(answer: Answer): HTMLElement | null {
-  const items = answer.references.filter((ref) => /^https?:\/\//i.test(ref.link));
-  if (!items.length) return null;
+  if (!answer.references.length) return null;
   const list = h(
-    "ul",
+    "ol",
     { class: "refs" },
-    ...items.map((ref) =>
-      h(
-        "li",
-        {},
-        h(
-          "a",
-          { href: ref.link, target: "_blank", rel: "noopener noreferrer" },
-          referenceIcon(ref.icon),
-          ref.question || ref.link,
-        ),
-      ),
-    ),
+    ...answer.references.map((ref, index) => {
+      const title = ref.question || ref.link || `Source ${index + 1}`;
+      const number = h(
+        "span",
+        { class: "ref-number", "data-citation": String(index + 1) },
+        `[${index + 1}]`,
+      );
+      const body = /^https?:\/\//i.test(ref.link)
+        ? h(
+            "a",
+            { href: ref.link, target: "_blank", rel: "noopener noreferrer" },
+            referenceIcon(ref.icon),
+            title,
+          )
+        : h("span", {}, referenceIcon(ref.icon), title);
+      return h("li", {}, number, body);
+    }),
   );
   return h("div", { "data-part": "references" }, h("strong", {}, "Sources"), list);
 }

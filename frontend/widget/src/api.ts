@@ -39,6 +39,7 @@ export interface AskInput {
   question: string;
   parent_slug: string | null;
   binge_id: string | null;
+  version?: string;
 }
 
 export class WidgetApi {

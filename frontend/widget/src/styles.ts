@@ -50,6 +50,7 @@ header {
 }
 header img { width: 28px; height: 28px; border-radius: 6px; object-fit: cover; }
 header h2 { flex: 1; margin: 0; font-size: 15px; font-weight: 650; }
+header select { font: inherit; font-size: 13px; max-width: 7em; }
 .icon-button {
   display: inline-flex; align-items: center; justify-content: center; padding: 6px;
   border: 0; border-radius: 8px; background: transparent; color: var(--muted);
@@ -94,6 +95,9 @@ header h2 { flex: 1; margin: 0; font-size: 15px; font-weight: 650; }
 .refs a { display: inline-flex; align-items: center; gap: 6px; color: var(--accent); text-decoration: none; }
 .refs a:hover { text-decoration: underline; }
 .refs svg { flex: none; color: var(--muted); }
+.refs li { display: flex; align-items: center; gap: 6px; }
+.refs li > span:last-child { display: inline-flex; align-items: center; gap: 6px; }
+.ref-number { color: var(--muted); font-variant-numeric: tabular-nums; }
 .votes { display: flex; align-items: center; gap: 4px; color: var(--muted); }
 .votes [aria-pressed="true"] { color: var(--accent); }
 .feedback { display: flex; flex-direction: column; gap: 6px; }

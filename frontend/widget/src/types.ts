@@ -6,6 +6,9 @@ export interface GuruInfo {
   icon_url: string;
   colors: { base_color?: string };
   example_questions: string[];
+  /** Documentation versions, newest first: more than one shows a selector. */
+  versions?: string[];
+  default_version?: string;
 }
 
 export interface Reference {

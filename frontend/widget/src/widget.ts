@@ -16,6 +16,12 @@ export class Widget {
   private readonly panel: HTMLElement;
   private readonly heading = h("h2", { id: "og-title" });
   private readonly avatar = h("img", { alt: "", hidden: true });
+  // The documentation version asked about, when the guru has several.
+  private readonly version = h("select", {
+    "aria-label": "Version",
+    "data-part": "version",
+    hidden: true,
+  });
   private readonly log = h("div", { class: "log" });
   private readonly input = h("textarea", {
     rows: "1",
@@ -68,7 +74,7 @@ export class Widget {
         "aria-labelledby": "og-title",
         hidden: true,
       },
-      h("header", {}, this.avatar, this.heading, close),
+      h("header", {}, this.avatar, this.heading, this.version, close),
       this.log,
       form,
     );
@@ -130,6 +136,7 @@ export class Widget {
       this.avatar.src = guru.icon_url;
       this.avatar.hidden = false;
     }
+    this.showVersions(guru.versions ?? [], guru.default_version ?? "");
     const examples = (guru.example_questions ?? [])
       .slice(0, 4)
       .map((question) =>
@@ -147,6 +154,14 @@ export class Widget {
         examples.length ? h("div", { class: "examples" }, ...examples) : null,
       ),
     );
+  }
+
+  private showVersions(versions: string[], chosen: string): void {
+    this.version.replaceChildren(
+      ...versions.map((version) => h("option", { value: version }, version)),
+    );
+    this.version.value = chosen;
+    this.version.hidden = versions.length < 2;
   }
 
   private errorBox(error: unknown, retry: () => void): HTMLElement {
@@ -257,10 +272,11 @@ export class Widget {
   }
 
   private async askInput(question: string): Promise<AskInput> {
-    if (!this.last) return { question, parent_slug: null, binge_id: null };
+    const version = this.version.hidden ? {} : { version: this.version.value };
+    if (!this.last) return { question, parent_slug: null, binge_id: null, ...version };
     // The first follow-up opens a binge rooted at the first answer; later ones reuse it.
     this.binge ??= await this.api.bingeCreate(this.last.slug);
-    return { question, parent_slug: this.last.slug, binge_id: this.binge.id };
+    return { question, parent_slug: this.last.slug, binge_id: this.binge.id, ...version };
   }
 }
 

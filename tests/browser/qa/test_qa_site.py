@@ -12,6 +12,7 @@ from openguru.gurus.models import Guru
 from openguru.sources.services import source_create
 
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.browser.answers_shown import wait_for_trust
 from tests.browser.qa.helpers import RECORD_PARTIALS, lead
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +39,7 @@ def test_ask_stream_vote_follow_up_and_the_binge_map(
         page.locator("[data-part=references] a").first.wait_for()
         refs_while_streaming = page.locator("[data-part=answer][aria-busy=true]").count()
         tab.shot("03-streaming")
-        page.locator("[data-part=trust]").wait_for(timeout=30_000)
+        wait_for_trust(page, timeout=30_000)
         tab.shot("04-answered")
         seen = {
             "partials": page.evaluate("window.partials"),
@@ -65,10 +66,11 @@ def test_ask_stream_vote_follow_up_and_the_binge_map(
         assert seen["refs_while_streaming"] == 1  # sources were shown before the answer finished
     else:
         # Without an LLM the whole answer is one delta: there is nothing to see grow. What is
-        # seen instead is the label that says so and the quotes, each citing its page.
+        # seen instead is the label that says so and the quotes, each citing its source's number.
         assert "Extracted from the sources" in seen["answer"]
         assert "python -m venv" in seen["answer"]
-        assert root.references and all(r["link"] in root.content for r in root.references)
+        numbers = range(1, len(root.references) + 1)
+        assert root.references and all(f"[{n}]" in root.content for n in numbers)
     assert lead(root.content) in " ".join(seen["answer"].split())
     assert {link for _, link, _ in seen["refs"]} <= {r["link"] for r in root.references}
     assert all("noopener" in rel for _, _, rel in seen["refs"])
@@ -141,7 +143,7 @@ def test_on_a_phone_the_answer_comes_into_view_the_lists_refresh_and_a_vote_stay
         page.locator("[data-part=answer-card] h2").wait_for()
         page.wait_for_timeout(300)
         top = page.evaluate(CARD_TOP)
-        page.locator("[data-part=trust]").wait_for(timeout=30_000)
+        wait_for_trust(page, timeout=30_000)
         # The page's own lists are the server's: they catch up once the answer is saved.
         recent.get_by_role("link", name=IN_SCOPE).wait_for(timeout=15_000)
         tab.axe("guru-answered")
@@ -205,7 +207,7 @@ def test_html_in_a_cited_source_never_runs_in_the_page(
         page.goto(f"{site.origin}/g/python")
         page.get_by_label("Ask Python a question").fill(question)
         page.keyboard.press("Enter")
-        page.locator("[data-part=trust]").wait_for(timeout=30_000)
+        wait_for_trust(page, timeout=30_000)
         page.wait_for_timeout(500)  # an onerror handler would have fired by now
         streamed = page.evaluate(injected)
         tab.shot("xss-streamed")

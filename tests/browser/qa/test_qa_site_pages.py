@@ -14,6 +14,7 @@ from openguru.sources.services import source_create
 
 from tests.answers.conftest import stream_calls
 from tests.answers.test_answer_engine import IN_SCOPE
+from tests.browser.answers_shown import wait_for_trust
 from tests.browser.qa.helpers import PageHead
 from tests.gurus.helpers import guru_make
 
@@ -143,7 +144,7 @@ def test_stop_then_an_error_in_words_then_retry(
     def retry() -> int:
         page = tab.page
         page.get_by_role("button", name="Retry").click()
-        page.locator("[data-part=trust]").wait_for(timeout=30_000)
+        wait_for_trust(page, timeout=30_000)
         return page.locator("[data-part=error]").count()
 
     seen = chromium.run(stop_then_limited)

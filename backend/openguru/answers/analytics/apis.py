@@ -19,7 +19,7 @@ from openguru.gurus.selectors import guru_get
 from openguru.providers.embeddings.factory import get_embedder
 
 REFUSALS_PAGE_SIZE = 50
-CHANNEL_NAMES = ["ui", "api", "widget", "slack", "discord"]
+CHANNEL_NAMES = ["ui", "api", "widget", "slack", "discord", "teams", "github"]
 
 INTERVAL_PARAMETER = OpenApiParameter(
     "interval",
@@ -47,6 +47,8 @@ class DayCounts(serializers.Serializer):
     widget = serializers.IntegerField()
     slack = serializers.IntegerField()
     discord = serializers.IntegerField()
+    teams = serializers.IntegerField()
+    github = serializers.IntegerField()
     total = serializers.IntegerField()
 
 
@@ -114,7 +116,17 @@ class GapsOutput(serializers.Serializer):
     clusters = Gap(many=True, help_text="Largest first.")
 
 
-_DAY = {"date": "2025-01-01", "ui": 3, "api": 1, "widget": 4, "slack": 0, "discord": 0, "total": 8}
+_DAY = {
+    "date": "2025-01-01",
+    "ui": 3,
+    "api": 1,
+    "widget": 4,
+    "slack": 0,
+    "discord": 0,
+    "teams": 0,
+    "github": 0,
+    "total": 8,
+}
 _ANALYTICS = {
     "interval": "7d",
     "start": "2024-12-26T00:00:00+00:00",

@@ -1,13 +1,16 @@
 """A guru's questions of an interval as export rows, one per question asked: the answers with
-their votes and cited sources, and the refusals. Read in chunks; votes are counted in SQL."""
+their votes and cited sources, and the refusals. Read through server-side cursors in chunks and
+merged by time as they arrive, so a year of a big guru never sits in memory; votes are counted
+in SQL."""
 
+import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q
-from django.db.models.functions import Substr
+from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce, Substr
 
 from openguru.answers.analytics.selectors import (
     CHANNELS,
@@ -22,8 +25,8 @@ from openguru.gurus.models import Guru
 
 EXCERPT_CHARS = 300
 # Filter values (Gurubase's names): a channel, or "all". "user" is Gurubase's name for the
-# Q&A site; it has GitHub bots too, which OpenGuru has not, so "github" selects nothing.
-CHANNEL_FILTERS = ("all", *CHANNELS.values(), "user", "github")
+# Q&A site; "github" (its GitHub bot's) is the GitHub App bot's channel here too.
+CHANNEL_FILTERS = ("all", *CHANNELS.values(), "user")
 SOURCE_FILTERS = ("all", "website", "pdf", "youtube", "github_repo", "text")
 # A reference's icon (answers/engine/context.py) by the source type it stands for.
 _ICON_OF_TYPE = {
@@ -70,6 +73,19 @@ def _sources(references: Any, kind: str) -> list[dict[str, str]]:
     ]
 
 
+def _votes(kind: str) -> Coalesce:
+    """An answer's votes of one kind, counted per row: unlike a join and GROUP BY, it lets the
+    rows come in time order straight from the (guru, created_at) index as they are read."""
+    counted = (
+        Vote.objects.filter(question=OuterRef("pk"), vote_type=kind)
+        .order_by()
+        .values("question")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted), Value(0))
+
+
 def _answer_rows(guru: Guru, interval: Interval, filters: ExportFilters) -> Iterator[ExportRow]:
     answers = answers_in(guru=guru, interval=interval)
     sources = _source_values(filters.questions)
@@ -79,8 +95,8 @@ def _answer_rows(guru: Guru, interval: Interval, filters: ExportFilters) -> Iter
     rows = (
         answers.annotate(
             excerpt=Substr("content", 1, EXCERPT_CHARS),
-            up=Count("votes", filter=Q(votes__vote_type=Vote.Type.UP)),
-            down=Count("votes", filter=Q(votes__vote_type=Vote.Type.DOWN)),
+            up=_votes(Vote.Type.UP),
+            down=_votes(Vote.Type.DOWN),
         )
         .values_list(
             "created_at",
@@ -137,8 +153,21 @@ def _refusal_rows(guru: Guru, interval: Interval, filters: ExportFilters) -> Ite
         )
 
 
+def export_rows_stream(
+    *, guru: Guru, interval: Interval, filters: ExportFilters
+) -> Iterator[ExportRow]:
+    """Every question asked in the interval, oldest first (an answer before a refusal of the
+    same instant), read as it is consumed."""
+    return heapq.merge(
+        _answer_rows(guru, interval, filters),
+        _refusal_rows(guru, interval, filters),
+        key=lambda row: row.asked_at,
+    )
+
+
 def export_rows(*, guru: Guru, interval: Interval, filters: ExportFilters) -> list[ExportRow]:
-    """Every question asked in the interval, oldest first."""
+    """The same rows as `export_rows_stream`, read whole and sorted in memory (for small
+    reads; and what the stream is checked against)."""
     rows = [*_answer_rows(guru, interval, filters), *_refusal_rows(guru, interval, filters)]
     rows.sort(key=lambda row: row.asked_at)
     return rows

@@ -1,6 +1,8 @@
 """What a guru's admin reads about its questions: how many per day and channel, how many were
 refused or weakly answered, how much the answers were trusted, which sources they cited, and the
-readers' votes. Every count is one aggregate query (PostgreSQL and SQLite alike).
+readers' votes. The counts are sums over daily rollups (`AskedDay`, `TrustDay`, `VoteDay`,
+`CitedDay`, kept by database triggers: analytics/rollup_sql.py), so a year costs rows per day
+however many questions a day holds; the weak questions' list reads the rows.
 
 A question asked is either an answer (`Question`) or a refusal (`OutOfContextQuestion`): the
 trust gate found nothing relevant ("out_of_context"), or the question was judged not a real
@@ -10,28 +12,43 @@ counted again.
 """
 
 import calendar
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db.models import Case, CharField, Count, FloatField, Q, QuerySet, Value, When
-from django.db.models.functions import TruncDate
+from django.db.models import Case, CharField, FloatField, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
-from openguru.answers.analytics.source_counts import top_cited_sources
-from openguru.answers.models import OutOfContextQuestion, Question, Vote
+from openguru.answers.models import (
+    AskedDay,
+    CitedDay,
+    OutOfContextQuestion,
+    Question,
+    TrustDay,
+    Vote,
+    VoteDay,
+)
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.core.platform_settings import platform_settings_get
 from openguru.gurus.models import Guru
 
 # The Question.source values as the console and the API name them.
-CHANNELS = {"USER": "ui", "API": "api", "WIDGET": "widget", "SLACK": "slack", "DISCORD": "discord"}
+CHANNELS = {
+    "USER": "ui",
+    "API": "api",
+    "WIDGET": "widget",
+    "SLACK": "slack",
+    "DISCORD": "discord",
+    "TEAMS": "teams",
+    "GITHUB": "github",
+}
 INTERVALS = ("today", "yesterday", "7d", "30d", "3m", "6m", "12m")
 _DAYS = {"7d": 7, "30d": 30}
 _MONTHS = {"3m": 3, "6m": 6, "12m": 12}
 HISTOGRAM_BUCKETS = 10
+TOP_SOURCES = 10
 NOT_VALID = "not_valid"  # the engine's trace["refused_because"] for a question judged invalid
+RollupModel = TypeVar("RollupModel", AskedDay, TrustDay, VoteDay, CitedDay)
 
 
 @dataclass(frozen=True)
@@ -104,7 +121,14 @@ def refusals_in(*, guru: Guru, interval: Interval) -> QuerySet[OutOfContextQuest
 
 def votes_in(*, guru: Guru, interval: Interval) -> QuerySet[Vote]:
     return Vote.objects.filter(
-        question__guru=guru, created_at__gte=interval.start, created_at__lt=interval.end
+        guru=guru, created_at__gte=interval.start, created_at__lt=interval.end
+    ).order_by()
+
+
+def _in(model: type[RollupModel], guru: Guru, interval: Interval) -> QuerySet[RollupModel]:
+    """A daily rollup's rows of the interval (kept by triggers: today included)."""
+    return model.objects.filter(
+        guru=guru, day__gte=interval.first_day, day__lte=interval.last_day
     ).order_by()
 
 
@@ -121,47 +145,45 @@ def refusal_reason() -> Case:
     )
 
 
-def _per_day_and_channel(rows: Iterable[dict[str, Any]], days: list[date]) -> list[dict[str, Any]]:
-    table = {day: dict.fromkeys(CHANNELS.values(), 0) for day in days}
-    for row in rows:
-        counts = table.get(row["day"])
-        channel = CHANNELS.get(row["source"])
+@dataclass(frozen=True)
+class _Rollups:
+    """An interval's rollup rows, each rollup read once."""
+
+    asked: list[tuple[date, str, int, int, int]]  # day, source, answers, refusals, refused
+    votes: list[tuple[date, int, int]]  # day, up, down
+    trust: dict[int, int]  # hundredth of trust score: answers
+
+    @classmethod
+    def read(cls, guru: Guru, interval: Interval) -> "_Rollups":
+        fields = ("day", "source", "answers", "refusals", "refused")
+        return cls(
+            asked=list(_in(AskedDay, guru, interval).values_list(*fields)),
+            votes=list(_in(VoteDay, guru, interval).values_list("day", "up", "down")),
+            trust=_trust_buckets(guru, interval),
+        )
+
+
+def _trust_buckets(guru: Guru, interval: Interval) -> dict[int, int]:
+    """Answers by hundredth of trust score (`TrustDay.bucket`)."""
+    rows = _in(TrustDay, guru, interval).values("bucket").annotate(n=Sum("answers")).order_by()
+    return {row["bucket"]: row["n"] for row in rows}
+
+
+def _questions_per_day(rolled: _Rollups, interval: Interval) -> list[dict[str, Any]]:
+    """Every day of the interval, oldest first, zeros included: answers and refusals."""
+    table = {day: dict.fromkeys(CHANNELS.values(), 0) for day in interval.days}
+    for day, source, answers, refusals, _ in rolled.asked:
+        counts, channel = table.get(day), CHANNELS.get(source)
         if counts is not None and channel is not None:
-            counts[channel] += row["n"]
+            counts[channel] += answers + refusals
     return [
         {"date": day.isoformat(), **counts, "total": sum(counts.values())}
         for day, counts in table.items()
     ]
 
 
-def _day_source_counts(queryset: QuerySet[Any]) -> list[dict[str, Any]]:
-    return list(
-        queryset.annotate(day=TruncDate("created_at"))
-        .values("day", "source")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-
-
-def questions_per_day(*, guru: Guru, interval: Interval) -> list[dict[str, Any]]:
-    """Every day of the interval, oldest first, zeros included: answers and refusals."""
-    rows = _day_source_counts(answers_in(guru=guru, interval=interval))
-    rows += _day_source_counts(refusals_in(guru=guru, interval=interval))
-    return _per_day_and_channel(rows, interval.days)
-
-
-def votes_per_day(*, guru: Guru, interval: Interval) -> list[dict[str, Any]]:
-    rows = (
-        votes_in(guru=guru, interval=interval)
-        .annotate(day=TruncDate("created_at"))
-        .values("day")
-        .annotate(
-            up=Count("id", filter=Q(vote_type=Vote.Type.UP)),
-            down=Count("id", filter=Q(vote_type=Vote.Type.DOWN)),
-        )
-        .order_by()
-    )
-    by_day: dict[date, tuple[int, int]] = {row["day"]: (row["up"], row["down"]) for row in rows}
+def _votes_per_day(rolled: _Rollups, interval: Interval) -> list[dict[str, Any]]:
+    by_day = {day: (up, down) for day, up, down in rolled.votes}
     return [
         {"date": day.isoformat(), "up": up, "down": down}
         for day in interval.days
@@ -169,57 +191,68 @@ def votes_per_day(*, guru: Guru, interval: Interval) -> list[dict[str, Any]]:
     ]
 
 
-def trust_histogram(*, guru: Guru, interval: Interval) -> list[dict[str, Any]]:
+def _trust_histogram(rolled: _Rollups) -> list[dict[str, Any]]:
     """Answers by trust score in ten buckets of 0.1 (refusals have no score); a bucket holds
-    its start, not its end, except the last, which holds 1.0."""
-    edges = [n / HISTOGRAM_BUCKETS for n in range(HISTOGRAM_BUCKETS + 1)]
-    counts = {
-        f"b{n}": Count(
-            "id",
-            filter=Q(trust_score__gte=edges[n])
-            & (Q(trust_score__lt=edges[n + 1]) if n < HISTOGRAM_BUCKETS - 1 else Q()),
-        )
-        for n in range(HISTOGRAM_BUCKETS)
-    }
-    totals = answers_in(guru=guru, interval=interval).aggregate(**counts)
+    its start, not its end, except the last, which holds 1.0 (and anything above)."""
+    last = HISTOGRAM_BUCKETS - 1
+    counts = [0] * HISTOGRAM_BUCKETS
+    for bucket, n in rolled.trust.items():
+        if bucket >= 0:
+            counts[min(bucket // HISTOGRAM_BUCKETS, last)] += n
     return [
-        {"start": edges[n], "end": edges[n + 1], "count": totals[f"b{n}"]}
+        {"start": n / HISTOGRAM_BUCKETS, "end": (n + 1) / HISTOGRAM_BUCKETS, "count": counts[n]}
         for n in range(HISTOGRAM_BUCKETS)
     ]
 
 
-def analytics_totals(*, guru: Guru, interval: Interval) -> dict[str, int]:
-    low_trust = platform_settings_get().low_trust_threshold
-    answers = answers_in(guru=guru, interval=interval).aggregate(
-        n=Count("id"), low=Count("id", filter=Q(trust_score__lt=low_trust))
+def low_trust_count(*, guru: Guru, interval: Interval, trust: dict[int, int] | None = None) -> int:
+    """Answers below the low-trust setting: from the rollup (`trust`, if read already) when
+    the setting is a whole hundredth (as the console sets it), else counted in the answers."""
+    threshold = platform_settings_get().low_trust_threshold
+    hundredths = round(threshold * 100)
+    if 0 <= hundredths <= 100 and hundredths / 100 == threshold:
+        fine = _trust_buckets(guru, interval) if trust is None else trust
+        return sum(n for bucket, n in fine.items() if bucket < hundredths)
+    return answers_in(guru=guru, interval=interval).filter(trust_score__lt=threshold).count()
+
+
+def top_sources(*, guru: Guru, interval: Interval) -> list[dict[str, Any]]:
+    """The sources the interval's answers cited most (each answer once per source), most
+    first, then by link and title."""
+    rows = (
+        _in(CitedDay, guru, interval)
+        .values("link", "title")
+        .annotate(n=Sum("answers"))
+        .filter(n__gt=0)
+        .order_by("-n", "link", "title")[:TOP_SOURCES]
     )
-    refusals = refusals_in(guru=guru, interval=interval).aggregate(
-        n=Count("id"), refused=Count("id", filter=_not_valid())
-    )
-    votes = votes_in(guru=guru, interval=interval).aggregate(
-        up=Count("id", filter=Q(vote_type=Vote.Type.UP)),
-        down=Count("id", filter=Q(vote_type=Vote.Type.DOWN)),
-    )
+    return [{"title": row["title"], "url": row["link"], "citations": row["n"]} for row in rows]
+
+
+def _totals(guru: Guru, interval: Interval, rolled: _Rollups) -> dict[str, int]:
+    refusals = sum(row[3] for row in rolled.asked)
+    refused = sum(row[4] for row in rolled.asked)
     return {
-        "questions": answers["n"] + refusals["n"],
-        "refused": refusals["refused"],
-        "out_of_context": refusals["n"] - refusals["refused"],
-        "low_trust": answers["low"],
-        "upvotes": votes["up"],
-        "downvotes": votes["down"],
+        "questions": sum(row[2] for row in rolled.asked) + refusals,
+        "refused": refused,
+        "out_of_context": refusals - refused,
+        "low_trust": low_trust_count(guru=guru, interval=interval, trust=rolled.trust),
+        "upvotes": sum(up for _, up, _ in rolled.votes),
+        "downvotes": sum(down for _, _, down in rolled.votes),
     }
 
 
 def guru_analytics(*, guru: Guru, interval: Interval) -> dict[str, Any]:
+    rolled = _Rollups.read(guru, interval)
     return {
         "interval": interval.name,
         "start": interval.start.isoformat(),
         "end": interval.end.isoformat(),
-        "totals": analytics_totals(guru=guru, interval=interval),
-        "questions_per_day": questions_per_day(guru=guru, interval=interval),
-        "trust_histogram": trust_histogram(guru=guru, interval=interval),
-        "top_sources": top_cited_sources(questions=answers_in(guru=guru, interval=interval)),
-        "votes_per_day": votes_per_day(guru=guru, interval=interval),
+        "totals": _totals(guru, interval, rolled),
+        "questions_per_day": _questions_per_day(rolled, interval),
+        "trust_histogram": _trust_histogram(rolled),
+        "top_sources": top_sources(guru=guru, interval=interval),
+        "votes_per_day": _votes_per_day(rolled, interval),
     }
 
 
@@ -253,11 +286,8 @@ def weak_questions_page(
     *, guru: Guru, interval: Interval, page: int, page_size: int
 ) -> dict[str, Any]:
     rows = weak_questions(guru=guru, interval=interval)
-    low_trust = platform_settings_get().low_trust_threshold
-    count = (
-        refusals_in(guru=guru, interval=interval).count()
-        + answers_in(guru=guru, interval=interval).filter(trust_score__lt=low_trust).count()
-    )
+    refusals = _in(AskedDay, guru, interval).aggregate(n=Sum("refusals"))["n"] or 0
+    count = refusals + low_trust_count(guru=guru, interval=interval)
     first = (page - 1) * page_size
     return {
         "count": count,

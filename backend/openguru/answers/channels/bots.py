@@ -77,7 +77,11 @@ def reply_markdown(reply: BotReply, *, link: Callable[[str, str], str]) -> str:
     if reply.refused or reply.failed:
         return reply.text
     lines = [reply.text.rstrip(), ""]
-    sources = [link(r.get("title") or r["link"], r["link"]) for r in reply.references]
+    # Numbered as the answer's inline citations number them: the n-th is cited as [n].
+    sources = [
+        f"[{n}] " + (link(r.get("title") or r["link"], r["link"]) if r.get("link") else r["title"])
+        for n, r in enumerate(reply.references, start=1)
+    ]
     if sources:
         lines.append("**Sources:** " + " · ".join(sources))
     lines.append(f"**Trust score:** {round(reply.trust_score * 100)}%")

@@ -106,8 +106,7 @@ async def _chunks(
                 yield _sse(error_body(engine_error(event.data)))
                 return
             elif event.name == "done":
-                content = event.data["content"]
-                sources = sources_suffix(content, event.data["references"])
+                sources = sources_suffix(event.data["references"])
                 if sources:
                     yield _chunk(completion, {"content": sources})
         yield _chunk(completion, {}, finish="stop")

@@ -18,9 +18,10 @@ from openguru.answers.engine.ask import ask
 from openguru.answers.engine.groundwork import AskRequest
 from openguru.answers.engine.providers import Providers
 from openguru.answers.models import Question
-from openguru.answers.selectors import question_find_same
+from openguru.answers.selectors import question_find_same, question_pages_showing
 from openguru.answers.wording import same_question
 from openguru.core.errors import DomainError
+from openguru.core.site_pages import site_pages_revalidate
 from openguru.providers.llm.base import LLM, ChatMessage
 from openguru.sources.models import DataSource
 
@@ -55,6 +56,8 @@ def source_questions_generate(*, source: DataSource, providers: Providers) -> li
     candidates = _candidates(source, providers, count=room)
     if candidates is None:
         return []
+    pages = [p for q in own.select_related("guru") for p in question_pages_showing(question=q)]
+    site_pages_revalidate(paths=pages)
     own.delete()
     saved = []
     for text in candidates:

@@ -10,14 +10,18 @@ from openguru.answers.engine.events import AnswerEvent
 from openguru.core.errors import DomainError, ErrorCode
 
 
-def sources_suffix(text: str, references: Sequence[dict[str, str]]) -> str:
-    """A "Sources:" list of the references `text` does not link to already ("" if none): an
-    agent passes the text on, and the links are what make it checkable."""
-    missing = [r for r in references if r.get("link") and r["link"] not in text]
-    if not missing:
+def sources_suffix(references: Sequence[dict[str, str]]) -> str:
+    """The "Sources:" list, numbered as the answer's inline citations ([1], [2]) number them
+    ("" if none): an agent passes the text on, and the links are what make it checkable."""
+    if not references:
         return ""
-    links = "\n".join(f"- [{r.get('title') or r['link']}]({r['link']})" for r in missing)
-    return f"\n\nSources:\n{links}"
+    lines = "\n".join(
+        f"[{n}] [{r.get('title') or r['link']}]({r['link']})"
+        if r.get("link")
+        else f"[{n}] {r['title']}"
+        for n, r in enumerate(references, start=1)
+    )
+    return f"\n\nSources:\n{lines}"
 
 
 async def answer_markdown(events: AsyncGenerator[AnswerEvent, None]) -> str:
@@ -29,6 +33,6 @@ async def answer_markdown(events: AsyncGenerator[AnswerEvent, None]) -> str:
                 return exc.msg
             raise
         done = await answer_done(events)
-        return done["content"] + sources_suffix(done["content"], done["references"])
+        return done["content"] + sources_suffix(done["references"])
     finally:
         await events.aclose()

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from functools import partial
 from uuid import UUID
 
+from rest_framework import serializers
+
+from openguru.answers.answer_memo import answer_memo_get, guru_versions_memo
 from openguru.answers.channels.access import (
     Asker,
     asker_guru,
@@ -18,14 +21,28 @@ from openguru.answers.channels.rules import RULES, Channel
 from openguru.answers.engine.admission import admitted_ask
 from openguru.answers.engine.ask import AskRequest, ask
 from openguru.answers.engine.events import AnswerEvent
+from openguru.answers.engine.groundwork import platform_settings
 from openguru.answers.engine.providers import Providers, ProvidersFor
+from openguru.answers.engine.versions import version_label_choose
 from openguru.answers.models import Binge, Question
 from openguru.answers.selectors import binge_follow_up_parent, binge_of_asker, question_get
 from openguru.answers.services import binge_discard_if_empty, binge_open
 from openguru.core.threads import run_blocking
 from openguru.gurus.models import Guru
+from openguru.sources.versions import VERSION_MAX_CHARS, version_checked
 
 MAX_QUESTION_CHARS = 2000
+
+
+def version_field() -> serializers.CharField:
+    """The ask body's `version`, the same on every door that offers a version selector."""
+    return serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=VERSION_MAX_CHARS,
+        help_text='A documentation version of the guru ("4.2"); "" or absent: the version the '
+        "question names, else the guru's default.",
+    )
 
 
 @dataclass(frozen=True)
@@ -39,6 +56,7 @@ class Ask:
     short_answer: bool | None = None  # None: the channel's default
     history: tuple[tuple[str, str], ...] = ()  # turns a client kept itself (chat/completions)
     reading: bool = False  # only reading the saved answer to it (fetch_existing): not an ask
+    version: str = ""  # the documentation version chosen ("": named in the question or default)
 
 
 @dataclass(frozen=True)
@@ -89,17 +107,23 @@ def ask_prepare(
         asker_quota_check(asker=asker, guru=guru)
     providers = providers_for(guru)
     binge, opened = _binge(guru, asker, ask)  # once nothing before it refused
+    question = ask.question.strip()
+    parent = None if ask.reading else _parent(guru, binge, ask.parent_slug)
+    version = version_checked(guru=guru, version=ask.version) if ask.version else ""
+    reusable = rules.reuse_answers and binge is None and platform_settings().answer_cache_enabled
     request = AskRequest(
         guru=guru,
-        question=ask.question.strip(),
+        question=question,
         source=rules.source,
         binge=binge,
-        parent=None if ask.reading else _parent(guru, binge, ask.parent_slug),
+        parent=parent,
         mode=ask.mode,
         received_at=received_at,
         short_answer=rules.short_answer if ask.short_answer is None else ask.short_answer,
         history=ask.history,
         reuse_answers=rules.reuse_answers,
+        version=version,
+        remembered=_remembered(guru, question, version, parent) if reusable else None,
     )
     return Prepared(
         channel=channel,
@@ -109,6 +133,22 @@ def ask_prepare(
         reading=ask.reading,
         opened_binge=opened,
     )
+
+
+def _remembered(
+    guru: Guru, question: str, version: str, parent: Question | None
+) -> Question | None:
+    """The answer this process keeps for the question (`answers/answer_memo.py`), looked up
+    the way the engine's exact-match lookup would: `guru` was read by this ask, so its epoch
+    is current."""
+    label, _ = version_label_choose(
+        guru=guru,
+        question=question,
+        explicit=version,
+        inherited=parent.version if parent is not None else "",
+        versions=guru_versions_memo(guru=guru),
+    )
+    return answer_memo_get(guru=guru, text=question, version=label)
 
 
 def _binge(guru: Guru, asker: Asker, ask: Ask) -> tuple[Binge | None, bool]:

@@ -15,6 +15,8 @@ class Channel(StrEnum):
     WIDGET = "widget"
     SLACK = "slack"
     DISCORD = "discord"
+    GITHUB = "github"  # the GitHub App bot's replies in issues and discussions
+    TEAMS = "teams"
     GENERATED = "generated"  # the questions made from a source after its ingestion
 
 
@@ -38,6 +40,8 @@ RULES: dict[Channel, Rules] = {
     Channel.WIDGET: Rules(source=Question.Source.WIDGET, short_answer=True),
     Channel.SLACK: Rules(source=Question.Source.SLACK, shed_load=False, reuse_answers=False),
     Channel.DISCORD: Rules(source=Question.Source.DISCORD, shed_load=False, reuse_answers=False),
+    Channel.GITHUB: Rules(source=Question.Source.GITHUB, shed_load=False, reuse_answers=False),
+    Channel.TEAMS: Rules(source=Question.Source.TEAMS, shed_load=False, reuse_answers=False),
     # Asked by a worker after ingestion, each made sure to be new before it is asked.
     Channel.GENERATED: Rules(
         source=Question.Source.GENERATED, shed_load=False, reuse_answers=False

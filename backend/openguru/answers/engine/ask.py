@@ -57,6 +57,10 @@ async def ask(request: AskRequest, providers: Providers) -> AsyncGenerator[Answe
 async def answer_stages(run: AnswerRun) -> AsyncIterator[AnswerEvent]:
     """The stages in order; an earlier answer to reuse or a refusal ends the run early."""
     check_index_model(run.request.guru, run.providers.embedder)
+    if run.request.remembered is not None:  # found while the ask was prepared
+        async for event in stages.replay(run.request.remembered):
+            yield event
+        return
     gathered = await stages.reuse_or_retrieve(run)
     if gathered.reused is not None:
         async for event in stages.replay(gathered.reused):

@@ -1,191 +1,161 @@
-"""The answer when no LLM is configured: the most relevant sentences of the kept contexts,
-quoted with their citations and clearly labelled as extracted.
+"""The answer when no LLM is configured: the sentences of the kept contexts that answer the
+question, quoted with inline citation numbers and clearly labelled as extracted.
 
-Documentation answers "how do I" with an example: a sentence ending in a colon followed by a
-code block ("The simplest example of reading a CSV file:"). Such a sentence is quoted with the
-block it introduces, as fenced code; code blocks are never quoted line by line as sentences.
-Code comes either fenced (Markdown sources) or as a block of its own between blank lines (HTML
-`<pre>`, plain text).
+Every sentence of the contexts is ranked against the question: the share of the question's
+words it holds, plus its cosine to the question when an embedder is at hand (the one that
+embedded the question). The answer leads with the best sentence and, from the same paragraph,
+the one neighbour it needs ("It needs Python 3.10 or newer." after the install step; the one
+before, when the best sentence opens with "It" or "This"); other sentences follow only when they
+score close to the best. An FAQ entry is quoted whole: its answer, not its question. What the
+text parsing keeps out (headings, code lines, questions) is in `extractive_text.py`.
 """
 
-import re
-from collections.abc import Iterator, Sequence
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from openguru.answers.engine.citations import CitationNumbers, citation
 from openguru.answers.engine.context import Context
+from openguru.answers.engine.extractive_text import Block, Passage, faq_entry, passages
+from openguru.answers.engine.words import content_words
+from openguru.providers.embeddings.base import Embedder
 
 EXTRACTED_LABEL = "_Extracted from the sources (no language model is configured):_"
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(])")
-# Possessive quantifiers: the three runs of the opening line overlap, and backtracking among them
-# made a fence line of n spaces (a <pre> block's) cost n^2 steps on every answer that quoted it.
-_FENCE = re.compile(r"^```[ \t]*+([\w+-]*+)[^\n]*\n(.*?)(?:^```[ \t]*$|\Z)", re.M | re.S)
-_BLANK_LINES = re.compile(r"\n[ \t]*\n")
-# A line of code: a prompt, indentation, a keyword, brackets or an assignment.
-_CODE_LINE = re.compile(
-    r"^(>>>|\$ |\.\.\. |[ \t]{2,}\S)|^(import|from|def|class|return|if|for|with)\b|[(){}\[\];=]"
-)
-# A line of prose: a list item, a capitalised sentence of four words or more ("Use the open()
-# function:"), or eight words or more ending like a sentence (a wrapped paragraph's last line).
-_PROSE_LINE = re.compile(r"^\s*[-*•] |^[A-Z][a-z']*( \S+){3,}[.!?:]$|^(?=\S)(\S+\s+){7,}\S*[.!?]$")
 MAX_CODE_LINES = 15  # an example, not a listing: longer blocks are cut with a marker
-_WORD = re.compile(r"[a-z0-9_]+")
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "to",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-    ]
-)
+MAX_EMBEDDED = 48  # sentences embedded per answer, the best by words first: a bounded cost
+KEEP_SHARE = 0.75  # a quote after the first scores at least this share of the best
+_REFERRING = ("It ", "Its ", "This ", "That ", "These ", "Those ", "They ", "Such ")
 
 
 @dataclass(frozen=True)
-class _Block:
-    text: str
-    language: str = ""
-    fenced: bool = False
-
-
-@dataclass(frozen=True)
-class _Passage:
-    sentence: str
-    code: _Block | None = None  # the block the sentence introduces with a colon
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
-
-
-def _blocks(text: str) -> list[_Block]:
-    """Paragraphs and code blocks in order; a fence left open runs to the end of the text."""
-    blocks: list[_Block] = []
-    position = 0
-    for fence in _FENCE.finditer(text):
-        blocks.extend(_paragraphs(text[position : fence.start()]))
-        if fence.group(2).strip():
-            blocks.append(_Block(fence.group(2).strip("\n"), fence.group(1), fenced=True))
-        position = fence.end()
-    blocks.extend(_paragraphs(text[position:]))
-    return blocks
-
-
-def _paragraphs(text: str) -> Iterator[_Block]:
-    for paragraph in _BLANK_LINES.split(text):
-        if paragraph.strip():
-            yield _Block(paragraph.strip("\n"))
-
-
-def _sentences(text: str) -> list[str]:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return [s.strip() for line in lines for s in _SENTENCE.split(line) if len(s.strip()) > 20]
-
-
-def _passages(text: str) -> list[_Passage]:
-    """Quotable sentences of the prose blocks; a paragraph's last sentence ending in a colon
-    takes the code block right after it along."""
-    passages: list[_Passage] = []
-    blocks = _blocks(text)
-    code = [_is_code(block) for block in blocks]
-    for i, block in enumerate(blocks):
-        if code[i]:
-            continue
-        sentences = _sentences(block.text)
-        if sentences and sentences[-1].endswith(":") and i + 1 < len(blocks) and code[i + 1]:
-            passages.extend(_Passage(s) for s in sentences[:-1])
-            passages.append(_Passage(sentences[-1], code=blocks[i + 1]))
-        else:
-            passages.extend(_Passage(s) for s in sentences)
-    return passages
-
-
-def _is_code(block: _Block) -> bool:
-    """Fenced, or at least half of the lines look like code and fewer than half like prose (an
-    unfenced `<pre>` block from HTML, a snippet in plain text)."""
-    if block.fenced:
-        return True
-    lines = [line for line in block.text.splitlines() if line.strip()]
-    code = sum(bool(_CODE_LINE.search(line)) for line in lines)
-    prose = sum(bool(_PROSE_LINE.search(line)) for line in lines)
-    return bool(lines) and code * 2 >= len(lines) and prose * 2 < len(lines)
-
-
-def _code(block: _Block) -> str:
-    lines = block.text.splitlines()
-    if len(lines) > MAX_CODE_LINES:
-        lines = [*lines[:MAX_CODE_LINES], "..."]
-    body = "\n".join(lines).replace("```", "` ` `")  # a block must not close our fence
-    return f"```{block.language}\n{body}\n```"
+class _Candidate:
+    passage: Passage
+    context: Context
+    rank: int  # the context's place among the contexts
+    index: int  # the passage's place in its context
+    faq_question: str = ""  # an FAQ entry: its question, matched against the asked one
 
 
 @dataclass(frozen=True)
 class Quote:
-    """A sentence the extractive answer quotes, the code block it introduces, and its source."""
+    """What one quote says (a sentence and its neighbour, or an FAQ answer), its source and the
+    source's citation number."""
 
-    passage: _Passage
+    passages: tuple[Passage, ...]
     context: Context
+    number: int = 1
+
+    @property
+    def code(self) -> Block | None:
+        return self.passages[-1].code
+
+    @property
+    def sentences(self) -> str:
+        return " ".join(passage.sentence for passage in self.passages)
 
     @property
     def text(self) -> str:
         """The quoted words alone, without the citation: what a reader gets from the sources."""
-        code = self.passage.code
-        return self.passage.sentence if code is None else f"{self.passage.sentence}\n{code.text}"
+        code = self.code
+        return self.sentences if code is None else f"{self.sentences}\n{code.text}"
+
+
+def _candidates(contexts: Sequence[Context]) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    for rank, context in enumerate(contexts):
+        entry = faq_entry(context.body_text) if context.type == "faq" else None
+        if entry is not None:
+            found.append(_Candidate(Passage(entry.answer), context, rank, 0, entry.question))
+            continue
+        found.extend(
+            _Candidate(passage, context, rank, i)
+            for i, passage in enumerate(passages(context.body_text))
+        )
+    return found
+
+
+def _scores(
+    question: str, candidates: Sequence[_Candidate], embedder: Embedder | None
+) -> list[float]:
+    """Words of the question a sentence holds (0 to 1), plus its cosine to the question; the
+    context's relevance breaks ties."""
+    asked = content_words(question)
+    words = [_share(asked, content_words(c.faq_question or c.passage.sentence)) for c in candidates]
+    scores = [w + 0.01 * c.context.relevance for w, c in zip(words, candidates, strict=True)]
+    if embedder is None or not candidates or not asked:
+        return scores
+    chosen = sorted(range(len(candidates)), key=lambda i: scores[i], reverse=True)[:MAX_EMBEDDED]
+    texts = [candidates[i].faq_question or candidates[i].passage.sentence for i in chosen]
+    vectors = embedder.embed_documents([question, *texts])
+    for i, vector in zip(chosen, vectors[1:], strict=True):
+        scores[i] += _cosine(vectors[0], vector)
+    return scores
+
+
+def _share(asked: set[str], said: set[str]) -> float:
+    return len(asked & said) / len(asked) if asked else 0.0
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return sum(x * y for x, y in zip(a, b, strict=True)) / norms if norms else 0.0
 
 
 def extracted_quotes(
-    *, question: str, contexts: Sequence[Context], max_sentences: int = 5
+    *,
+    question: str,
+    contexts: Sequence[Context],
+    max_sentences: int = 5,
+    embedder: Embedder | None = None,
 ) -> list[Quote]:
-    """The sentences to quote, best first: most words shared with the question, the context's
-    relevance breaking ties (docs/benchmarks.md compares this with semantic rankings)."""
-    query = _words(question)
-    scored: list[tuple[float, int, _Passage, Context]] = []
-    for rank, context in enumerate(contexts):
-        for passage in _passages(context.body_text):
-            overlap = len(query & _words(passage.sentence))
-            if overlap:
-                scored.append((overlap + context.relevance, -rank, passage, context))
-    if not scored:
-        scored = [
-            (c.relevance, -r, passages[0], c)
-            for r, c in enumerate(contexts)
-            if (passages := _passages(c.body_text))
-        ]
+    """The quotes, best first, numbered by the order their sources are first quoted."""
+    candidates = _candidates(contexts)
+    if not candidates or max_sentences <= 0:
+        return []
+    scores = _scores(question, candidates, embedder)
+    order = sorted(range(len(candidates)), key=lambda i: (scores[i], -candidates[i].rank))
+    order.reverse()
+    best = scores[order[0]]
+    numbers = CitationNumbers()
     quotes: list[Quote] = []
-    for _, _, passage, context in sorted(scored, key=lambda s: (s[0], s[1]), reverse=True):
-        if len(quotes) == max_sentences:
+    taken: list[str] = []
+    for i in order:
+        if len(quotes) == max_sentences or (quotes and scores[i] < KEEP_SHARE * best):
             break
-        if not any(_repeats(passage.sentence, quote.passage.sentence) for quote in quotes):
-            quotes.append(Quote(passage, context))
+        candidate = candidates[i]
+        if any(_repeats(candidate.passage.sentence, said) for said in taken):
+            continue
+        around = _with_neighbour(i, candidates, taken)
+        taken.extend(passage.sentence for passage in around)
+        number = numbers.number(candidate.context)
+        quotes.append(Quote(tuple(around), candidate.context, number))
     return quotes
+
+
+def _with_neighbour(
+    position: int, candidates: Sequence[_Candidate], taken: Sequence[str]
+) -> list[Passage]:
+    """The lead sentence with the one sentence that completes it: the one before if the lead
+    refers back to it, else the one after, from the same paragraph (or the next one, after a
+    lead that ends in a colon: it announces what follows). None after an example's code."""
+    lead = candidates[position]
+    if lead.faq_question or lead.passage.code is not None:
+        return [lead.passage]
+    refers_back = lead.passage.sentence.startswith(_REFERRING)
+    other = position - 1 if refers_back else position + 1
+    if not 0 <= other < len(candidates):
+        return [lead.passage]
+    neighbour = candidates[other]
+    announces = not refers_back and lead.passage.sentence.endswith(":")
+    if (
+        neighbour.context is not lead.context
+        or (neighbour.passage.paragraph != lead.passage.paragraph and not announces)
+        or any(_repeats(neighbour.passage.sentence, said) for said in taken)
+    ):
+        return [lead.passage]
+    if refers_back:
+        return [lead.passage] if neighbour.passage.code else [neighbour.passage, lead.passage]
+    return [lead.passage, neighbour.passage]
 
 
 def _repeats(sentence: str, quoted: str) -> bool:
@@ -198,14 +168,55 @@ def _squeezed(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def extractive_answer(*, question: str, contexts: Sequence[Context], max_sentences: int = 5) -> str:
+def _code(block: Block) -> str:
+    lines = block.text.splitlines()
+    if len(lines) > MAX_CODE_LINES:
+        lines = [*lines[:MAX_CODE_LINES], "..."]
+    body = "\n".join(lines).replace("```", "` ` `")  # a block must not close our fence
+    return f"```{block.language}\n{body}\n```"
+
+
+def _quoted(quote: Quote) -> str:
+    """A blockquote ending in the citation number; an FAQ answer keeps its paragraphs."""
+    lines = quote.sentences.splitlines() or [""]
+    lines[-1] = f"{lines[-1]} {citation(quote.number, quote.context.link)}"
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in lines)
+
+
+@dataclass(frozen=True)
+class ExtractiveAnswer:
+    text: str
+    cited: list[Context]  # one context per quoted source, in citation-number order
+
+
+def extractive_reply(
+    *,
+    question: str,
+    contexts: Sequence[Context],
+    max_sentences: int = 5,
+    embedder: Embedder | None = None,
+) -> ExtractiveAnswer:
+    quotes = extracted_quotes(
+        question=question, contexts=contexts, max_sentences=max_sentences, embedder=embedder
+    )
     lines = [EXTRACTED_LABEL, ""]
-    for quote in extracted_quotes(
-        question=question, contexts=contexts, max_sentences=max_sentences
-    ):
-        context = quote.context
-        cite = f" — [{context.title}]({context.link})" if context.link else f" — {context.title}"
-        lines.append(f"> {quote.passage.sentence}{cite}\n")
-        if quote.passage.code is not None:
-            lines.append(f"{_code(quote.passage.code)}\n")
-    return "\n".join(lines).rstrip() + "\n"
+    cited: dict[int, Context] = {}
+    for quote in quotes:
+        cited.setdefault(quote.number, quote.context)
+        lines.append(f"{_quoted(quote)}\n")
+        if quote.code is not None:
+            lines.append(f"{_code(quote.code)}\n")
+    text = "\n".join(lines).rstrip() + "\n"
+    return ExtractiveAnswer(text=text, cited=[cited[n] for n in sorted(cited)])
+
+
+def extractive_answer(
+    *,
+    question: str,
+    contexts: Sequence[Context],
+    max_sentences: int = 5,
+    embedder: Embedder | None = None,
+) -> str:
+    return extractive_reply(
+        question=question, contexts=contexts, max_sentences=max_sentences, embedder=embedder
+    ).text

@@ -14,7 +14,7 @@ Two methods (`RETRIEVAL_FUSION`):
 The BM25 weight is by default set per question from how sure BM25 is (`bm25_confidence_weight`):
 a question whose words single out a few chunks (an error message, an API name) has a best BM25
 score far above its tenth, and BM25's ranking counts more; a question in everyday words scores
-hundreds of chunks alike, and BM25's ranking barely counts. `make eval` (docs/benchmarks.md)
+hundreds of chunks alike, and BM25's ranking barely counts. `make eval` (docs/evaluation.md)
 settled both that and rrf: against a fixed weight of 0.3, nDCG@10 rose on every dev set
 (python-docs-faq 0.249 -> 0.262, SciFact 0.712 -> 0.719, SQuAD 0.854 -> 0.867, django-docs-faq
 0.255 -> 0.257). Convex (w = 0.8) is ahead on SciFact and SQuAD but behind on python-docs-faq,
@@ -48,14 +48,16 @@ class Candidate:
     fused: float = 0.0  # the fusion's score (ordering only, not calibrated)
     dense: float | None = None  # cosine similarity to the (first) query, in [-1, 1]
     rerank: float | None = None  # reranker relevance in [0, 1]
+    unit: float | None = None  # the best cosine of its sentences (`answers.engine.units`)
     found_by: list[str] = field(default_factory=list)
 
     @property
     def relevance(self) -> float:
-        """Calibrated relevance in [0, 1]: the reranker's when present, else the cosine."""
+        """Calibrated relevance in [0, 1]: the reranker's when present, else the cosine of the
+        chunk or of its best sentence, whichever is higher."""
         if self.rerank is not None:
             return self.rerank
-        return max(0.0, min(1.0, self.dense or 0.0))
+        return max(0.0, min(1.0, max(self.dense or 0.0, self.unit or 0.0)))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from its corpus (`answers.quality.calibration`), when it has one and relevance c
 measured other scores against this one (the share of the question's rare words in the top
 contexts, the cosine to the guru's centroid, the mean of the top three, a penalty for words the
 corpus never uses): none separated out-of-scope questions better on both documentation pairs
-(docs/benchmarks.md, "Refusal").
+(docs/evaluation.md, "Refusal").
 """
 
 from collections.abc import Sequence

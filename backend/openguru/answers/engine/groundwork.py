@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from openguru.answers.answer_memo import answer_memo_put
 from openguru.answers.engine.providers import Providers
 from openguru.answers.engine.retrieval import RetrievalResult, answer_mode, retrieve
 from openguru.answers.engine.trace import Clock
+from openguru.answers.engine.versions import UNVERSIONED, VersionChoice, version_choose
 from openguru.answers.models import Binge, Question
 from openguru.answers.selectors import binge_history, question_find_same, question_find_similar
 from openguru.core.models import PlatformSettings
@@ -38,6 +40,12 @@ class AskRequest:
     # False: never replay an earlier answer; every ask is answered and saved as a question of
     # its own (the chat bots, whose analytics count each ask and whose threads each root one).
     reuse_answers: bool = True
+    # The documentation version the caller chose (a selector); "": named in the question, else
+    # the guru's default (`answers/engine/versions.py`).
+    version: str = ""
+    # An answer to serve again found in the process's memo (`answers/answer_memo.py`) while
+    # the ask was prepared: nothing is read or searched for it.
+    remembered: Question | None = None
 
     def __post_init__(self) -> None:
         if self.history and self.binge is None:
@@ -52,6 +60,8 @@ class Groundwork:
     retrieval: RetrievalResult | None = None  # None when `reusable`: nothing was searched
     similar: Question | None = None  # a near-duplicate earlier answer, when the cache may be used
     source_types: dict[int, str] = field(default_factory=dict)  # of the candidates' sources
+    # The version read: earlier answers of another version are never reused.
+    version: VersionChoice = UNVERSIONED
 
     @property
     def reusable(self) -> bool:
@@ -74,20 +84,36 @@ def groundwork_gather(
 ) -> Groundwork:
     """Blocking: run it in a worker thread. `on_searching` is called (from that thread) once the
     searches are under way, never when an earlier answer is reused."""
-    platform = _platform_settings()
+    platform = platform_settings()
     use_cache = request.reuse_answers and request.binge is None and platform.answer_cache_enabled
     history = list(request.history)  # kept by the client; the binge it is saved in starts empty
     if not history and request.binge is not None:
         history = binge_history(binge=request.binge)
+    version = version_choose(
+        guru=request.guru,
+        question=request.question,
+        explicit=request.version,
+        inherited=request.parent.version if request.parent is not None else "",
+    )
     work = Groundwork(
         platform=platform,
-        existing=question_find_same(guru=request.guru, text=request.question)
+        existing=question_find_same(
+            guru=request.guru, text=request.question, version=version.version
+        )
         if use_cache
         else None,
         history=history,
+        version=version,
     )
     clock.lap("prepare_ms")
     if work.reusable:
+        assert work.existing is not None
+        answer_memo_put(
+            guru=request.guru,
+            text=request.question,
+            version=version.version,
+            question=work.existing,
+        )
         return work
     earlier = [question for question, _ in work.history]
     look_for_similar = use_cache and work.existing is None
@@ -99,6 +125,7 @@ def groundwork_gather(
                 text=request.question,
                 vector=vector,
                 min_similarity=work.platform.similar_question_threshold,
+                version=version.version,
             )
 
     work.retrieval = retrieve(
@@ -109,6 +136,7 @@ def groundwork_gather(
         embedder=providers.embedder,
         store=providers.store,
         reranker=providers.reranker,
+        where=version.where,
         while_searching=find_similar,
         on_started=lambda: on_searching(earlier),
     )
@@ -134,7 +162,7 @@ _SETTINGS_TTL_SECONDS = 5.0
 _settings_cache: tuple[float, PlatformSettings] | None = None
 
 
-def _platform_settings() -> PlatformSettings:
+def platform_settings() -> PlatformSettings:
     """The thresholds row, re-read at most every few seconds: one query less per answer."""
     global _settings_cache
     now = time.monotonic()

@@ -56,9 +56,11 @@ class AnswerPlan:
 
 @dataclass
 class StreamedAnswer:
-    """What the answer stage produced: the text as streamed, and the answer call's usage."""
+    """What the answer stage produced: the text as streamed, the sources it cites (None until
+    known) and the answer call's usage."""
 
     parts: list[str] = field(default_factory=list)
+    references: list[dict[str, Any]] | None = None
     model: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0

@@ -25,6 +25,7 @@ from openguru.answers.engine.fusion import (
     list_weights,
 )
 from openguru.answers.engine.pages import by_page
+from openguru.answers.engine.units import units_rescore
 from openguru.providers.embeddings.base import Embedder
 from openguru.providers.rerank.base import Reranker
 from openguru.providers.vectorstore.base import SearchFilter, VectorStore
@@ -131,6 +132,11 @@ def retrieve(
         query_vector = query_vector or embedder.embed_query(queries[0])
         _fill_cosine(candidates, np.asarray(query_vector), embedder.model_name)
         timings["cosine_ms"] = (time.perf_counter() - started) * 1000
+        # A reranker reads the question against the chunk whole: its relevance needs no units.
+        if settings.RETRIEVAL_UNIT_SCORING and (mode != "hybrid_rerank" or reranker is None):
+            started = time.perf_counter()
+            units_rescore(candidates, query_vector=query_vector, embedder=embedder)
+            timings["units_ms"] = (time.perf_counter() - started) * 1000
     if mode == "hybrid_rerank" and reranker is not None and candidates:
         started = time.perf_counter()
         _rerank(candidates, queries[0], reranker, top=rerank_top)

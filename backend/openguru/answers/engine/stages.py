@@ -20,9 +20,10 @@ from functools import partial
 from typing import Any
 
 from openguru.answers.engine import events
+from openguru.answers.engine.citations import CitationStream
 from openguru.answers.engine.context import answer_contexts, references_for
 from openguru.answers.engine.events import AnswerEvent
-from openguru.answers.engine.extractive import extractive_answer
+from openguru.answers.engine.extractive import extractive_reply
 from openguru.answers.engine.fusion import Candidate
 from openguru.answers.engine.gate import answer_gate, guru_threshold
 from openguru.answers.engine.groundwork import AskRequest, Groundwork, groundwork_gather
@@ -81,6 +82,8 @@ async def reuse_or_retrieve(run: AnswerRun) -> Gathered:
         return Gathered(work, reused=work.similar)
     gathered = Gathered(work, reused=None)
     run.trace.retrieved(gathered.retrieval)
+    if work.version.version:  # which documentation version was read, and why that one
+        run.trace.data["version"] = {"label": work.version.version, "how": work.version.how}
     return gathered
 
 
@@ -197,21 +200,28 @@ async def stream(
     run: AnswerRun, work: Groundwork, plan: AnswerPlan, answer: StreamedAnswer
 ) -> AsyncIterator[AnswerEvent]:
     """`meta` (slug, references, trust), then the answer as it comes, also into `answer` (a
-    generator returns nothing: the text and the call's usage are kept there for the record)."""
-    run.clock.mark("meta_ms")
-    yield events.meta(
-        slug=plan.slug, references=plan.references, trust_score=plan.trust_score, refused=False
-    )
+    generator returns nothing: the text, the sources it cites and the call's usage are kept
+    there for the record). The sources listed are those the answer cites, numbered as cited:
+    known before `meta` for an extractive answer, at the end for an LLM's."""
     llm = run.providers.llm
     if llm is None:
-        text = extractive_answer(
-            question=run.request.question,
-            contexts=plan.contexts,
-            max_sentences=SHORT_EXTRACTIVE_SENTENCES if run.request.short_answer else 5,
+        extracted = await run_blocking(
+            partial(
+                extractive_reply,
+                question=run.request.question,
+                contexts=plan.contexts,
+                max_sentences=SHORT_EXTRACTIVE_SENTENCES if run.request.short_answer else 5,
+                embedder=run.providers.embedder,
+            )
         )
-        answer.parts.append(text)
-        yield events.delta(text)
+        answer.references = references_for(extracted.cited, source_types=work.source_types)
+        run.clock.mark("meta_ms")
+        yield _meta(plan, answer.references)
+        answer.parts.append(extracted.text)
+        yield events.delta(extracted.text)
         return
+    run.clock.mark("meta_ms")
+    yield _meta(plan, plan.references)
     messages = answer_messages(
         guru=run.request.guru,
         question=plan.question,
@@ -219,19 +229,25 @@ async def stream(
         history=work.history,
         short_answer=run.request.short_answer,
     )
+    citations = CitationStream(plan.contexts)
     started = time.perf_counter()
     async for chunk in llm.stream(messages):
-        if chunk.delta:
+        text = citations.feed(chunk.delta) if chunk.delta else ""
+        if text:
             if not answer.parts:
                 run.clock.mark("first_token_ms")
                 run.understanding_call.start(work.earlier_questions)
-            answer.parts.append(chunk.delta)
-            yield events.delta(chunk.delta)
+            answer.parts.append(text)
+            yield events.delta(text)
         if chunk.model:
             answer.model = chunk.model
         if chunk.usage:
             answer.prompt_tokens += chunk.usage.prompt_tokens
             answer.completion_tokens += chunk.usage.completion_tokens
+    if rest := citations.flush():
+        answer.parts.append(rest)
+        yield events.delta(rest)
+    answer.references = references_for(citations.cited, source_types=work.source_types)
     run.trace.llm_call(
         "answer",
         model=answer.model or llm.model,
@@ -239,6 +255,12 @@ async def stream(
         completion_tokens=answer.completion_tokens,
         ms=(time.perf_counter() - started) * 1000,
         sequential=True,
+    )
+
+
+def _meta(plan: AnswerPlan, references: list[dict[str, Any]]) -> AnswerEvent:
+    return events.meta(
+        slug=plan.slug, references=references, trust_score=plan.trust_score, refused=False
     )
 
 
@@ -257,7 +279,7 @@ async def record_answer(
         question=final.question or request.question,
         user_question=request.question,
         content=answer.text,
-        references=plan.references,
+        references=plan.references if answer.references is None else answer.references,
         trust_score=plan.trust_score,
         source=request.source,
         description=final.description,
@@ -271,6 +293,7 @@ async def record_answer(
         latency_ms=int(run.clock.since_start_ms()),
         trace=run.trace_dict(),
         vector=work.vector,
+        version=work.version.version,
     )
     return await run_blocking(
         partial(

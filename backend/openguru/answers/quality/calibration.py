@@ -6,7 +6,7 @@ too much for another. The guru's section headings stand in for questions it can 
 asked through the answer path with the chunks under it left out (a heading matches its own
 section word for word, which a real question does not), and the threshold is the score that
 CALIBRATION_PERCENTILE per cent of them fall below. `make eval` measures it against the fixed
-setting (docs/benchmarks.md, "Refusal").
+setting (docs/evaluation.md, "Refusal").
 """
 
 import logging

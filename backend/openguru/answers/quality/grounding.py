@@ -78,6 +78,8 @@ _QUOTE = re.compile(r"^\s*>\s?")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # Links right after a sentence's end cite it: they are dropped, not read as the next sentence.
 _CITATIONS = re.compile(r"(?<=[.!?])(?:[^\S\n]*!?\[[^\]]*\]\([^)]*\))+")
+# Inline citation numbers, linked ("[[1]](…)") or not ("[1]"): where they stand, they cite.
+_NUMBERED = re.compile(r"[^\S\n]*(?:\[\[\d+\]\]\([^)]*\)|\[\d+\](?!\())")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]?[A-Z0-9])")
 _WORD = re.compile(r"[^\W_]+")
 
@@ -88,7 +90,7 @@ def answer_claims(text: str) -> list[str]:
     other markdown links read as their titles."""
     claims: list[str] = []
     for block in _prose_blocks(text):
-        for sentence in _SENTENCE_END.split(_CITATIONS.sub("", block)):
+        for sentence in _SENTENCE_END.split(_CITATIONS.sub("", _NUMBERED.sub("", block))):
             if len(_WORD.findall(_LINK.sub("", sentence))) >= MIN_CLAIM_WORDS:
                 claims.append(_LINK.sub(r"\1", sentence).strip()[:MAX_CLAIM_CHARS])
     return claims[:MAX_CLAIMS]

@@ -15,6 +15,8 @@ from openguru.answers.quality.grounding import (
     grounded_trust,
     stored_contexts,
 )
+from openguru.answers.selectors import question_pages_showing
+from openguru.core.site_pages import site_pages_revalidate
 
 logger = logging.getLogger(__name__)
 
@@ -54,4 +56,5 @@ def question_grounding_save(*, question_id: int, result: dict[str, Any]) -> dict
         question.trust_score = grounded_trust(question.trust_score, result)
         question.grounding = result
         question.save(update_fields=["grounding", "trust_score"])
+        site_pages_revalidate(paths=question_pages_showing(question=question))  # its trust score
     return result

@@ -22,15 +22,18 @@ from openguru.answers.site.selectors import (
     questions_popular,
     questions_recent,
     site_question_get,
+    sitemap_index,
     sitemap_questions,
     sources_by_type,
 )
 from openguru.core.client_address import client_fingerprint, client_ip
 from openguru.core.errors import ErrorCode
+from openguru.core.models import DB_ID_MAX
 from openguru.core.openapi import errors
 from openguru.gurus.models import Guru
 from openguru.providers.llm.factory import get_llm
 from openguru.providers.vectorstore.factory import get_vector_store
+from openguru.sources.versions import guru_versions_offered
 
 TAGS = ["answers"]
 _SLUG = "how-do-i-create-a-virtual-environment"
@@ -128,6 +131,13 @@ class GuruOverviewApi(PublicApi):
         indexable = serializers.BooleanField(
             help_text="False for a private guru: its pages carry noindex."
         )
+        versions = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="The documentation versions its sources carry, newest first ([]: none).",
+        )
+        default_version = serializers.CharField(
+            help_text='The version a question naming none is answered from ("": no versions).'
+        )
 
     @extend_schema(
         operation_id="guru_overview",
@@ -148,6 +158,8 @@ class GuruOverviewApi(PublicApi):
                         "titles": [{"title": "Virtual environments", "type": "website"}],
                     },
                     "indexable": True,
+                    "versions": ["5.0", "4.2"],
+                    "default_version": "5.0",
                 },
                 response_only=True,
             )
@@ -162,12 +174,45 @@ class GuruOverviewApi(PublicApi):
                 "popular": questions_popular(guru=guru),
                 "sources": sources_by_type(guru=guru),
                 "indexable": guru_is_public(guru),
+                **guru_versions_offered(guru=guru),
             }
         )
         return unindexed(Response(output.data), guru)
 
 
+class SitemapIndexApi(PublicApi):
+    class OutputSerializer(serializers.Serializer):
+        page_size = serializers.IntegerField(help_text="Answers a page holds at most.")
+        pages = serializers.ListField(
+            child=serializers.IntegerField(),
+            help_text="The pages of /api/sitemap/questions/ that may hold answers, in order.",
+        )
+        gurus = serializers.ListField(
+            child=serializers.SlugField(), help_text="The active public gurus, by slug."
+        )
+
+    @extend_schema(
+        operation_id="sitemap_index",
+        tags=["site"],
+        summary="The sitemap's pages of answers and the public gurus",
+        auth=[],
+        responses={200: OutputSerializer},
+        examples=[
+            OpenApiExample(
+                "index",
+                value={"page_size": 50000, "pages": [1, 2], "gurus": ["python"]},
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(self.OutputSerializer(sitemap_index()).data)
+
+
 class SitemapQuestionsApi(PublicApi):
+    class PageQuery(serializers.Serializer):
+        page = serializers.IntegerField(min_value=1, max_value=DB_ID_MAX, required=False)
+
     class OutputSerializer(serializers.Serializer):
         guru_slug = serializers.SlugField()
         slug = serializers.SlugField()
@@ -176,9 +221,16 @@ class SitemapQuestionsApi(PublicApi):
     @extend_schema(
         operation_id="sitemap_questions",
         tags=["site"],
-        summary="Every answer page of the active public gurus, newest first (at most 50,000)",
+        summary="One sitemap page of the active public gurus' answers, newest first",
         auth=[],
-        responses={200: OutputSerializer(many=True)},
+        parameters=[
+            OpenApiParameter(
+                "page",
+                int,
+                description="A page the sitemap index lists; if not given, the newest answers'.",
+            )
+        ],
+        responses={200: OutputSerializer(many=True), **errors(400)},
         examples=[
             OpenApiExample(
                 "answers",
@@ -190,7 +242,11 @@ class SitemapQuestionsApi(PublicApi):
         ],
     )
     def get(self, request: Request) -> Response:
-        return Response(self.OutputSerializer(sitemap_questions(), many=True).data)
+        query = self.PageQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        # Plain strings already (the schema is OutputSerializer's): serializing a page of
+        # tens of thousands of rows field by field would take longer than reading it.
+        return Response(sitemap_questions(page=query.validated_data.get("page")))
 
 
 class QuestionVoteApi(PublicApi):

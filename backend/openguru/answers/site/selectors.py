@@ -5,8 +5,9 @@ import logging
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Q, QuerySet
+from django.db.models import CharField, Count, Func, QuerySet
 
 from openguru.accounts.access import gurus_public
 from openguru.answers.models import Binge, Question, Vote
@@ -23,16 +24,21 @@ logger = logging.getLogger(__name__)
 
 MAX_EXAMPLES = 6
 FRONT_PAGE_QUESTIONS = 10
-SITEMAP_LIMIT = 50_000
 EXAMPLES_TTL = 300  # seconds: new sources and answers show up soon enough
 LISTED_SOURCES = 20  # titles on a guru's front page
 HEADING_SOURCES = 6  # sources whose chunks are read for headings
 CHUNKS_PER_SOURCE = 8
 
 
-# Asked in a team's Slack or Discord: the conversation is the team's, so it gets no public page
-# (its answer may still be reused for the same question elsewhere, as it quotes public sources).
-PRIVATE_SOURCES = (Question.Source.SLACK, Question.Source.DISCORD)
+# Asked in a team's Slack, Discord or Teams, or of the GitHub App bot: the conversation is the
+# team's (or the repository's), so it gets no public page (its answer may still be reused for the
+# same question elsewhere, as it quotes public sources).
+PRIVATE_SOURCES = (
+    Question.Source.SLACK,
+    Question.Source.DISCORD,
+    Question.Source.GITHUB,
+    Question.Source.TEAMS,
+)
 
 
 def site_questions(*, guru: Guru | None = None) -> QuerySet[Question]:
@@ -54,12 +60,7 @@ def questions_recent(*, guru: Guru, limit: int = FRONT_PAGE_QUESTIONS) -> list[Q
 
 def questions_popular(*, guru: Guru, limit: int = FRONT_PAGE_QUESTIONS) -> list[Question]:
     """Most upvoted first (views are not counted), then the newest."""
-    upvotes = Count("votes", filter=Q(votes__vote_type=Vote.Type.UP))
-    return list(
-        site_questions(guru=guru)
-        .annotate(upvotes=upvotes)
-        .order_by("-upvotes", "-created_at")[:limit]
-    )
+    return list(site_questions(guru=guru).order_by("-upvotes", "-created_at")[:limit])
 
 
 def sources_by_type(*, guru: Guru) -> dict[str, Any]:
@@ -147,15 +148,66 @@ def _distinct(texts: list[str]) -> list[str]:
     return kept
 
 
-def sitemap_questions() -> list[dict[str, Any]]:
+def _sitemap_page_of(question_id: int) -> int:
+    return (question_id - 1) // settings.SITEMAP_PAGE_SIZE + 1
+
+
+def _sitemap_end(order: str) -> int | None:
+    """The first or last answer's id, walked along the primary key (an ORDER BY … LIMIT 1,
+    which the planner keeps to the key's index whatever it thinks of the filters)."""
+    return site_questions().order_by(order).values_list("id", flat=True).first()
+
+
+def sitemap_index() -> dict[str, Any]:
+    """The sitemap's pages and the public gurus. Page n lists the answers whose ids fall in the
+    n-th run of `SITEMAP_PAGE_SIZE` ids, so no page holds more than that many URLs, a page's
+    address never changes as answers are added, and the index costs two index lookups however
+    many answers there are (a page may be short, or empty where answers were deleted)."""
+    first, last = _sitemap_end("id"), _sitemap_end("-id")
+    pages: list[int] = []
+    if first is not None and last is not None:
+        pages = list(range(_sitemap_page_of(first), _sitemap_page_of(last) + 1))
+    gurus = list(gurus_public().order_by("slug").values_list("slug", flat=True))
+    return {"page_size": settings.SITEMAP_PAGE_SIZE, "pages": pages, "gurus": gurus}
+
+
+class _UtcIso(Func):
+    """A timestamp as the API writes it (DRF's `isoformat()`, "Z" for UTC, microseconds only
+    when there are any), made by the database: parsing tens of thousands of timestamps into
+    datetimes and formatting them again was most of a sitemap page's time."""
+
+    output_field = CharField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        at = "(%(expressions)s AT TIME ZONE 'UTC')"
+        template = (
+            f"to_char({at}, 'YYYY-MM-DD\"T\"HH24:MI:SS') || CASE WHEN "
+            f"date_trunc('second', {at}) = {at} THEN '' ELSE to_char({at}, '.US') END || 'Z'"
+        )
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        # Stored as `isoformat(" ")` in UTC.
+        template = "replace(%(expressions)s, ' ', 'T') || 'Z'"
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+
+def sitemap_questions(*, page: int | None = None) -> list[dict[str, Any]]:
+    """The answers of one sitemap page (default: the newest answers' page), newest first;
+    `date_updated` already an ISO 8601 string."""
+    size = settings.SITEMAP_PAGE_SIZE
+    if page is None:
+        last = _sitemap_end("-id")
+        page = _sitemap_page_of(last) if last is not None else 1
     rows = (
         site_questions()
-        .order_by("-updated_at")
-        .values("guru__slug", "slug", "updated_at")[:SITEMAP_LIMIT]
+        .filter(id__gt=(page - 1) * size, id__lte=page * size)
+        .order_by("-id")
+        .values_list("guru__slug", "slug", _UtcIso("updated_at"))
     )
     return [
-        {"guru_slug": r["guru__slug"], "slug": r["slug"], "date_updated": r["updated_at"]}
-        for r in rows
+        {"guru_slug": guru_slug, "slug": slug, "date_updated": updated}
+        for guru_slug, slug, updated in rows
     ]
 
 

@@ -1,4 +1,4 @@
-"""Admins set up a guru's Slack and Discord bots: tokens go in, never come out."""
+"""Admins set up a guru's Slack, Discord and Teams bots: tokens go in, never come out."""
 
 from typing import Any
 
@@ -58,6 +58,7 @@ class IntegrationOutput(serializers.ModelSerializer):
             "workspace_name",
             "channels",
             "dms_enabled",
+            "tenant_id",
             "has_token",
             "has_signing_secret",
             "api_key_prefix",
@@ -77,11 +78,16 @@ class IntegrationOutput(serializers.ModelSerializer):
 
 class _SetupInput(serializers.Serializer):
     external_id = serializers.CharField(
-        max_length=200, help_text="The Slack team id (T…) or the Discord guild id."
+        max_length=200,
+        help_text="The Slack team id (T…), the Discord guild id, or the Teams bot's Microsoft "
+        "app id.",
     )
     workspace_name = serializers.CharField(max_length=200, required=False, allow_blank=True)
     bot_token = serializers.CharField(
-        max_length=500, write_only=True, help_text="Stored encrypted; never returned."
+        max_length=500,
+        write_only=True,
+        help_text="The bot token; for Teams the app's client secret. Stored encrypted; never "
+        "returned.",
     )
     signing_secret = serializers.CharField(
         max_length=200,
@@ -91,6 +97,12 @@ class _SetupInput(serializers.Serializer):
     )
     channels = ChannelSerializer(many=True, required=False)
     dms_enabled = serializers.BooleanField(required=False)
+    tenant_id = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text="Teams only: the Microsoft Entra tenant id of a single-tenant app.",
+    )
 
 
 def _channel(data: dict[str, Any]) -> dict[str, str]:
@@ -106,6 +118,7 @@ def _setup(data: dict[str, Any]) -> IntegrationSetup:
         signing_secret=data.get("signing_secret"),
         channels=[_channel(c) for c in data["channels"]] if "channels" in data else None,
         dms_enabled=data.get("dms_enabled"),
+        tenant_id=data.get("tenant_id"),
     )
 
 
@@ -116,6 +129,7 @@ _INTEGRATION = {
     "workspace_name": "Acme",
     "channels": [{"id": "C0456EFGH", "name": "help", "mode": "mention"}],
     "dms_enabled": False,
+    "tenant_id": "",
     "has_token": True,
     "has_signing_secret": True,
     "api_key_prefix": "og_Xb3k9Tq",
@@ -133,6 +147,15 @@ _SETUP = {
 class IntegrationListApi(APIView):
     class InputSerializer(_SetupInput):
         type = serializers.ChoiceField(choices=Integration.Type.choices)
+
+        def validate_type(self, value: str) -> str:
+            # A GitHub App needs its app id, key and webhook secret, which only its own route takes.
+            if value == Integration.Type.GITHUB:
+                raise serializers.ValidationError(
+                    "Set up a GitHub App through this guru's integrations/github/ route, "
+                    "with its app id, private key and webhook secret."
+                )
+            return value
 
     @extend_schema(
         operation_id="integration_list",

@@ -1,5 +1,6 @@
 """Does a bot's stored token work? One harmless call to the platform: Slack's `auth.test`,
-Discord's `GET /users/@me`. The answer says what an admin can act on; the token never shows."""
+Discord's `GET /users/@me`, for Teams a token for the app id and secret. The answer says what
+an admin can act on; the token never shows."""
 
 from dataclasses import dataclass
 
@@ -7,7 +8,9 @@ import httpx
 from django.conf import settings
 from slack_sdk.errors import SlackApiError, SlackClientError
 
+from openguru.core.errors import DomainError
 from openguru.integrations.bots.slack_answers import slack_client
+from openguru.integrations.bots.teams_auth import teams_bot_token
 from openguru.integrations.crypto import secret_decrypt
 from openguru.integrations.models import Integration
 
@@ -52,6 +55,14 @@ def _discord(token: str) -> ConnectionCheck:
     return ConnectionCheck(True, f"Signed in to Discord as {name}.")
 
 
+def _teams(integration: Integration) -> ConnectionCheck:
+    try:
+        teams_bot_token(integration=integration)
+    except DomainError as exc:
+        return ConnectionCheck(False, exc.msg)
+    return ConnectionCheck(True, f"Microsoft issued a token for app {integration.external_id}.")
+
+
 def integration_connection_check(*, integration: Integration) -> ConnectionCheck:
     """Blocking (one HTTP call, at most CHECK_TIMEOUT_SECONDS)."""
     token = secret_decrypt(integration.access_token)
@@ -60,4 +71,6 @@ def integration_connection_check(*, integration: Integration) -> ConnectionCheck
         return ConnectionCheck(False, "No readable bot token is stored: set it again.")
     if integration.type == Integration.Type.SLACK:
         return _slack(integration)
+    if integration.type == Integration.Type.TEAMS:
+        return _teams(integration)
     return _discord(token)

@@ -31,11 +31,13 @@ class IntegrationSetup:
     signing_secret: str | None = None
     channels: list[dict[str, Any]] | None = None
     dms_enabled: bool | None = None
+    tenant_id: str | None = None  # Teams
 
 
 # What the audit log keeps of an integration; the token and secret only as set or not.
 AUDITED_FIELDS = [
     "external_id", "workspace_name", "access_token", "signing_secret", "channels", "dms_enabled",
+    "tenant_id",
 ]  # fmt: skip
 
 
@@ -66,11 +68,15 @@ def _apply(integration: Integration, setup: IntegrationSetup) -> None:
         integration.channels = setup.channels
     if setup.dms_enabled is not None:
         integration.dms_enabled = setup.dms_enabled
+    if setup.tenant_id is not None:
+        integration.tenant_id = setup.tenant_id
 
 
 def _save(integration: Integration) -> None:
     if integration.type == Integration.Type.SLACK and not integration.signing_secret:
         raise DomainError(ErrorCode.INVALID_INPUT, "signing_secret: Slack needs a signing secret.")
+    if integration.type == Integration.Type.TEAMS and not integration.access_token:
+        raise DomainError(ErrorCode.INVALID_INPUT, "bot_token: Teams needs the app's secret.")
     try:
         with transaction.atomic():
             integration.save()

@@ -22,6 +22,7 @@ from openguru.gurus.models import Guru
 from openguru.integrations.widget.auth import WidgetApi
 from openguru.integrations.widget.selectors import widget_example_questions
 from openguru.providers.llm.factory import get_llm
+from openguru.sources.versions import guru_versions_offered
 
 TAGS = ["widget"]
 _SLUG = "how-do-i-create-a-virtual-environment"
@@ -57,6 +58,11 @@ class WidgetGuruApi(WidgetApi):
         name = serializers.CharField()
         slug = serializers.SlugField()
         example_questions = serializers.ListField(child=serializers.CharField())
+        versions = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="Documentation versions, newest first: more than one offers a selector.",
+        )
+        default_version = serializers.CharField(help_text='"": the guru has no versions.')
 
     @extend_schema(
         operation_id="widget_guru",
@@ -72,6 +78,8 @@ class WidgetGuruApi(WidgetApi):
                     "name": "Python",
                     "slug": "python",
                     "example_questions": ["How do I create a virtual environment?"],
+                    "versions": [],
+                    "default_version": "",
                 },
                 response_only=True,
             )
@@ -86,6 +94,7 @@ class WidgetGuruApi(WidgetApi):
                 "name": guru.name,
                 "slug": guru.slug,
                 "example_questions": widget_example_questions(guru=guru),
+                **guru_versions_offered(guru=guru),
             }
         )
 

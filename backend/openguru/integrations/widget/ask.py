@@ -19,7 +19,13 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
 from openguru.answers.channels.access import Asker
-from openguru.answers.channels.prepare import MAX_QUESTION_CHARS, Ask, Prepared, ask_prepare
+from openguru.answers.channels.prepare import (
+    MAX_QUESTION_CHARS,
+    Ask,
+    Prepared,
+    ask_prepare,
+    version_field,
+)
 from openguru.answers.channels.rules import Channel
 from openguru.answers.channels.widget import widget_error, widget_response
 from openguru.answers.engine.providers import providers_for
@@ -42,6 +48,7 @@ class WidgetAskInput(serializers.Serializer):
     )
     binge_id = serializers.UUIDField(required=False, allow_null=True)
     fetch_existing = serializers.BooleanField(required=False, default=False)
+    version = version_field()
 
 
 def _prepare(request: HttpRequest, received_at: float) -> Prepared:
@@ -58,6 +65,7 @@ def _prepare(request: HttpRequest, received_at: float) -> Prepared:
             binge_id=data.get("binge_id"),
             parent_slug=data.get("parent_slug") or "",
             reading=data["fetch_existing"],
+            version=data.get("version") or "",
         ),
         providers_for=providers_for,
         received_at=received_at,

@@ -13,7 +13,7 @@ Runtime's dynamic quantization; activations are quantized on the fly). A questio
 reads every weight once, so at MiniLM's size it is bound by memory traffic, not arithmetic: a
 quarter of the bytes makes it ~2.3x faster. One scale per channel instead of one per matrix keeps
 the vectors close to the float ones (cosine median 0.995 against 0.974 on the python-docs
-questions); docs/benchmarks.md has what that does to retrieval.
+questions); docs/evaluation.md has what that does to retrieval.
 """
 
 import hashlib

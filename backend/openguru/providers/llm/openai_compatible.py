@@ -10,15 +10,17 @@ first chunk), on the path to the first token. Our bodies are plain JSON already;
 SDK's retries, errors and streaming.
 """
 
+import functools
 import logging
 import re
+import ssl
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import httpx2
 import openai
 from openai import AsyncOpenAI, AsyncStream
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.chat import ChatCompletion
 from openai.types.completion_usage import CompletionUsage
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
@@ -78,19 +80,23 @@ class OpenAICompatibleLLM(SdkLLM[AsyncOpenAI]):
             client = await self._client()
             body = self._body(messages, temperature=temperature, max_tokens=max_tokens)
             body |= {"stream": True, "stream_options": {"include_usage": True}}
+            # Chunks as the JSON objects they are (`AsyncStream[object]`): building the SDK's
+            # typed model for each token was most of the stream's own CPU.
             response = await client.post(
                 _CHAT_PATH,
                 cast_to=ChatCompletion,
                 body=body,
                 stream=True,
-                stream_cls=AsyncStream[ChatCompletionChunk],
+                stream_cls=AsyncStream[object],
             )
             async with response:  # closes the connection if the reader stops early
                 async for chunk in response:
-                    model = chunk.model or model
-                    if chunk.usage is not None:
-                        usage = _usage(chunk.usage)
-                    delta = chunk.choices[0].delta.content if chunk.choices else None
+                    if not isinstance(chunk, dict):
+                        continue
+                    model = chunk.get("model") or model
+                    if chunk.get("usage"):
+                        usage = _usage_of(chunk["usage"])
+                    delta = _chunk_text(chunk)
                     if delta:
                         yield StreamChunk(delta=delta, model=model)
         except _SDK_ERRORS as error:
@@ -197,7 +203,15 @@ class OpenAICompatibleLLM(SdkLLM[AsyncOpenAI]):
 def _http_client() -> httpx2.AsyncClient | None:
     """The SDK's aiohttp transport where aiohttp is installed: with hundreds of concurrent
     streams, httpx's connection pool spends more time on bookkeeping than on the streams."""
-    return openai.DefaultAioHttpClient() if _AIOHTTP_ERRORS else None
+    return openai.DefaultAioHttpClient(verify=_ssl_context()) if _AIOHTTP_ERRORS else None
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """One per process. A client is made per event loop, and a worker task or an answer's
+    quality check runs under a loop of its own; building the context reads the whole CA bundle
+    (tens of ms of CPU), which was most of what such a call cost."""
+    return httpx2.create_ssl_context()
 
 
 def provider_error(error: Exception, *, service: str) -> DomainError:
@@ -215,6 +229,20 @@ def provider_error(error: Exception, *, service: str) -> DomainError:
         msg = f"The {service} rejected the request (HTTP {status})."
         return DomainError(ErrorCode.PROVIDER_ERROR, msg, detail=detail)
     return DomainError(ErrorCode.PROVIDER_ERROR, f"The {service} returned an unusable response.")
+
+
+def _chunk_text(chunk: dict[str, Any]) -> str:
+    choices = chunk.get("choices") or []
+    delta = (choices[0].get("delta") or {}) if choices and isinstance(choices[0], dict) else {}
+    content = delta.get("content")
+    return content if isinstance(content, str) else ""
+
+
+def _usage_of(usage: dict[str, Any]) -> Usage:
+    return Usage(
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        completion_tokens=int(usage.get("completion_tokens") or 0),
+    )
 
 
 def _usage(usage: CompletionUsage | None) -> Usage:

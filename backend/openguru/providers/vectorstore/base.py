@@ -1,4 +1,5 @@
-"""The vector store interface: one collection per guru.
+"""The vector store interface: one collection per guru, addressed by the guru's collection name
+(in Milvus, a collection of its own or the guru's rows in a shared one: VECTOR_LAYOUT).
 
 Every field a query filters or deletes on (source id, chunk hash, type) is a top-level scalar
 field; the JSON `metadata` is only returned, never filtered (filters on JSON cost seconds).
@@ -115,4 +116,23 @@ class VectorStore(Protocol):
         where: SearchFilter | None = None,
     ) -> list[SearchHit]:
         """Dense + BM25 fused with reciprocal-rank fusion inside the store."""
+        ...
+
+
+@runtime_checkable
+class LayoutMigration(Protocol):
+    """A store whose gurus share collections (VECTOR_LAYOUT=shared) and that still serves the
+    collections of their own the per-guru layout made, until each is moved."""
+
+    def collection_layout(self, name: str) -> str | None:
+        """ "shared", "per_guru" (a collection of its own, not moved yet) or None (no such)."""
+        ...
+
+    def adopt_collection(self, name: str) -> int:
+        """Copy a collection of its own into the shared one and serve it from there; returns
+        how many chunks moved. The own collection keeps serving readers that found it before."""
+        ...
+
+    def drop_own_collection(self, name: str) -> None:
+        """Drop the collection of its own of a name already moved."""
         ...

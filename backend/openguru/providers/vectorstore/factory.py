@@ -7,6 +7,8 @@ from openguru.providers.vectorstore.base import VectorStore
 # milvus: a Milvus server or the embedded Milvus Lite one; memory: in this process only (tests,
 # the fast test lane), never shared between the web process and the workers.
 VECTOR_STORES = ("milvus", "memory")
+# Milvus only: a collection per guru, or one per embedding dimension shared by every guru.
+VECTOR_LAYOUTS = ("per_guru", "shared")
 
 
 @lru_cache(maxsize=1)
@@ -17,9 +19,16 @@ def get_vector_store() -> VectorStore:
         return MemoryVectorStore(bm25_analyzer=settings.MILVUS_BM25_ANALYZER)
     from openguru.providers.vectorstore.milvus import MilvusVectorStore
 
-    return MilvusVectorStore(
-        uri=settings.MILVUS_URI,
-        token=settings.MILVUS_TOKEN or None,
-        search_timeout_seconds=settings.MILVUS_SEARCH_TIMEOUT_SECONDS,
-        bm25_analyzer=settings.MILVUS_BM25_ANALYZER,
-    )
+    connection = {
+        "uri": settings.MILVUS_URI,
+        "token": settings.MILVUS_TOKEN or None,
+        "search_timeout_seconds": settings.MILVUS_SEARCH_TIMEOUT_SECONDS,
+        "bm25_analyzer": settings.MILVUS_BM25_ANALYZER,
+    }
+    if settings.VECTOR_LAYOUT == "shared":
+        from openguru.providers.vectorstore.milvus_shared import SharedMilvusVectorStore
+
+        return SharedMilvusVectorStore(
+            collection_prefix=settings.MILVUS_COLLECTION_PREFIX, **connection
+        )
+    return MilvusVectorStore(**connection)

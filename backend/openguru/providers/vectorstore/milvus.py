@@ -1,22 +1,24 @@
-"""Milvus implementation of the vector store: one collection per guru, dense + BM25 in each row.
+"""Milvus implementation of the vector store: one collection per guru, dense + BM25 in each row
+(VECTOR_LAYOUT=per_guru; the shared layout in `milvus_shared.py` builds on it).
 
 Works against a Milvus server (2.5+, the first with BM25 functions) and against the embedded
 Milvus Lite engine served on a loopback port (`lite_server.py`). Every difference between the
 two is handled here and explained where it is. The collection layout is in `milvus_schema.py`,
-row conversion in `milvus_rows.py`, expressions in `milvus_expressions.py` and error translation
-in `milvus_errors.py`.
+searches in `milvus_search.py`, where a name's rows live in `milvus_scope.py`, row conversion in
+`milvus_rows.py`, expressions in `milvus_expressions.py` and error translation in
+`milvus_errors.py`.
 """
 
 import operator
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import grpc
-from pymilvus import MilvusClient, RRFRanker
+from pymilvus import MilvusClient
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.providers.vectorstore.base import RRF_K, ChunkRecord, SearchFilter, SearchHit
+from openguru.providers.vectorstore.base import ChunkRecord, SearchHit
 from openguru.providers.vectorstore.bm25_analyzers import (
     DEFAULT_BM25_ANALYZER,
     bm25_analyzer_name,
@@ -25,15 +27,11 @@ from openguru.providers.vectorstore.bm25_analyzers import (
 from openguru.providers.vectorstore.milvus_connection import MilvusConnection
 from openguru.providers.vectorstore.milvus_errors import status_code, unless_missing
 from openguru.providers.vectorstore.milvus_expressions import (
-    filter_expression,
-    hybrid_requests,
     ids_after,
     string_list,
 )
 from openguru.providers.vectorstore.milvus_rows import (
     deleted_count,
-    float_list,
-    search_hit,
     slices,
     stored_hit,
     upsert_batches,
@@ -45,31 +43,21 @@ from openguru.providers.vectorstore.milvus_schema import (
     text_analyzer_params,
     vector_dimension,
 )
+from openguru.providers.vectorstore.milvus_scope import Scope
+from openguru.providers.vectorstore.milvus_search import (
+    OUTPUT_FIELDS,
+    STRONG,
+    MilvusSearches,
+)
 
-# Milvus caps topK and offset + limit of a query at 16384.
-_MAX_TOP_K = 16_384
 _QUERY_PAGE = 10_000
 _COPY_PAGE = 1_000  # rows with vectors and texts up to 64 KB: a smaller page bounds memory
 # A hash list becomes one `in [...]` expression per batch: keeps each expression small.
 _ID_BATCH = 1_000  # ids per request (deletes, lookups by id)
-# Hybrid search fuses each ranking's candidates: fetching more than `limit` from each lets a
-# chunk that is, say, 15th by vector but 1st by keywords still reach the fused top 10.
-_HYBRID_CANDIDATES_FACTOR = 2
-_HYBRID_MIN_CANDIDATES = 20
-
-# Queries that drive incremental indexing and counts must see the previous write.
-_STRONG = "Strong"
-# Searches too, so an answer right after indexing sees the new chunks. Measured on Milvus Lite
-# 2.5.1 (20k chunks, 300 interleaved queries each): Strong vs Bounded p50 9.3 vs 9.2 ms dense,
-# 2.2 vs 2.3 ms BM25, 11.4 vs 13.0 ms hybrid, i.e. no measurable cost. (A Milvus server may
-# make a Strong search wait up to one time tick, ~200 ms by default, under write load.)
-_SEARCH_CONSISTENCY = _STRONG
-
-_OUTPUT_FIELDS = ["text", "source_id", "chunk_hash", "type", "metadata"]
-_COPIED_FIELDS = ["vector", *_OUTPUT_FIELDS]  # all but the BM25 output, which Milvus computes
+_COPIED_FIELDS = ["vector", *OUTPUT_FIELDS]  # all but the BM25 output, which Milvus computes
 
 
-class MilvusVectorStore:
+class MilvusVectorStore(MilvusSearches):
     def __init__(
         self,
         *,
@@ -129,7 +117,7 @@ class MilvusVectorStore:
             client.create_collection(
                 name,
                 schema=collection_schema(client, dimension, analyzer_params=analyzer_params),
-                consistency_level=_STRONG,
+                consistency_level=STRONG,
                 timeout=self._timeout,
             )
             # The collection is empty, so its indexes are ready at once: pymilvus would still
@@ -191,21 +179,30 @@ class MilvusVectorStore:
             dimension=vector_dimension(self._describe(old)),
             analyzer_params=analyzer_params,
         )
-        # Milvus Lite fails to read vectors from a collection that was never written to.
-        if self.count(old) == 0:
-            return
         try:
-            for page in self._pages(old, expr="", fields=_COPIED_FIELDS, size=_COPY_PAGE):
-                for batch in upsert_batches(page):
-                    with self._translated("copy a collection"):
-                        self._client.insert(new, batch, timeout=self._timeout)
+            self._copy_rows(old, self._scope(new))
         except BaseException:
             self.drop_collection(new)
             raise
 
+    def _copy_rows(self, old: str, target: Scope) -> None:
+        # Milvus Lite fails to read vectors from a collection that was never written to.
+        if self.count(old) == 0:
+            return
+        source = self._scope(old)
+        for page in self._pages(old, expr="", fields=_COPIED_FIELDS, size=_COPY_PAGE):
+            for batch in upsert_batches(target.rows(source.chunk_rows(page))):
+                with self._translated("copy a collection"):
+                    self._client.insert(target.collection, batch, timeout=self._timeout)
+
+    def _scope(self, name: str) -> Scope:
+        """Where `name`'s rows live: here, a collection of its own (see milvus_shared.py)."""
+        return Scope(name)
+
     def _describe(self, name: str) -> dict[str, Any]:
+        collection = self._scope(name).collection
         with self._translated("describe a collection"):
-            return dict(self._client.describe_collection(name, timeout=self._timeout))
+            return dict(self._client.describe_collection(collection, timeout=self._timeout))
 
     def _analyzer_params_of(self, name: str) -> dict[str, Any] | None:
         return text_analyzer_params(self._describe(name))
@@ -219,9 +216,29 @@ class MilvusVectorStore:
     # -- writes -------------------------------------------------------------------------------
 
     def upsert(self, name: str, chunks: Sequence[ChunkRecord]) -> None:
-        for batch in upsert_batches(upsert_rows(chunks)):
+        # Milvus Lite's upsert costs time in proportion to the rows already in the collection,
+        # on every request (and a shared collection holds every guru's rows); its insert and a
+        # lookup by key do not. So only rows replacing stored ones are upserted.
+        scope = self._scope(name)
+        for batch in upsert_batches(scope.rows(upsert_rows(chunks))):
             with self._translated("store chunks"):
-                self._client.upsert(name, batch, timeout=self._timeout)
+                stored = self._stored_keys(scope.collection, [row["id"] for row in batch])
+                new = [row for row in batch if row["id"] not in stored]
+                replacing = [row for row in batch if row["id"] in stored]
+                if new:
+                    self._client.insert(scope.collection, new, timeout=self._timeout)
+                if replacing:
+                    self._client.upsert(scope.collection, replacing, timeout=self._timeout)
+
+    def _stored_keys(self, collection: str, keys: list[str]) -> set[str]:
+        rows = self._client.get(
+            collection,
+            ids=keys,
+            output_fields=["id"],
+            consistency_level=STRONG,  # a row written just before counts as stored
+            timeout=self._timeout,
+        )
+        return {str(row["id"]) for row in rows}
 
     def delete(
         self, name: str, *, source_id: int, chunk_hashes: Sequence[str] | None = None
@@ -236,8 +253,12 @@ class MilvusVectorStore:
         )
 
     def _delete_where(self, name: str, expr: str) -> int:
+        scope = self._scope(name)
         with unless_missing(), self._translated("delete chunks"):
-            return deleted_count(self._client.delete(name, filter=expr, timeout=self._timeout))
+            result = self._client.delete(
+                scope.collection, filter=scope.where(expr), timeout=self._timeout
+            )
+            return deleted_count(result)
         return 0
 
     # -- reads --------------------------------------------------------------------------------
@@ -256,15 +277,16 @@ class MilvusVectorStore:
         """All matching rows, a page at a time, paging by primary key: one query may not reach
         past 16384 rows, and a limited query returns the smallest keys first, in order."""
         last_id: str | None = None
+        scope = self._scope(name)
         while True:
             conditions = [c for c in (expr, ids_after(last_id)) if c]
             with self._translated("read chunks"):
                 page = self._client.query(
-                    name,
-                    filter=" and ".join(f"({c})" for c in conditions),
+                    scope.collection,
+                    filter=scope.where(" and ".join(f"({c})" for c in conditions)),
                     output_fields=["id", *fields],
                     limit=size,
-                    consistency_level=_STRONG,
+                    consistency_level=STRONG,
                     timeout=self._timeout,
                 )
             if page:
@@ -277,121 +299,39 @@ class MilvusVectorStore:
         expr = f"source_id == {operator.index(source_id)}"
         rows: list[dict[str, Any]] = []
         with unless_missing():
-            for page in self._pages(name, expr=expr, fields=_OUTPUT_FIELDS):
+            for page in self._pages(name, expr=expr, fields=OUTPUT_FIELDS):
                 rows.extend(page)
                 if len(rows) >= limit:
                     break
-        return [stored_hit(row) for row in rows[:limit]]
+        scope = self._scope(name)
+        return [scope.hit(stored_hit(row)) for row in rows[:limit]]
 
     def chunks_by_id(self, name: str, ids: Sequence[str]) -> list[SearchHit]:
         wanted = list(dict.fromkeys(ids))
         rows: dict[str, dict[str, Any]] = {}
+        scope = self._scope(name)
         with unless_missing(), self._translated("read chunks"):
             for batch in slices(wanted, _ID_BATCH):
                 for row in self._client.get(
-                    name,
-                    ids=batch,
-                    output_fields=_OUTPUT_FIELDS,
-                    consistency_level=_STRONG,  # a chunk written just before is read back
+                    scope.collection,
+                    ids=[scope.key(chunk_id) for chunk_id in batch],
+                    output_fields=OUTPUT_FIELDS,
+                    consistency_level=STRONG,  # a chunk written just before is read back
                     timeout=self._timeout,
                 ):
-                    rows[row["id"]] = row
-        return [stored_hit(rows[i]) for i in wanted if i in rows]
+                    rows[scope.chunk_id(row["id"])] = row
+        return [scope.hit(stored_hit(rows[i])) for i in wanted if i in rows]
 
     def count(self, name: str, *, source_id: int | None = None) -> int:
         expr = "" if source_id is None else f"source_id == {operator.index(source_id)}"
+        scope = self._scope(name)
         with unless_missing(), self._translated("count chunks"):
             rows = self._client.query(
-                name,
-                filter=expr,
+                scope.collection,
+                filter=scope.where(expr),
                 output_fields=["count(*)"],
-                consistency_level=_STRONG,
+                consistency_level=STRONG,
                 timeout=self._timeout,
             )
             return int(rows[0]["count(*)"])
         return 0
-
-    def search_dense(
-        self, name: str, vector: Sequence[float], *, limit: int, where: SearchFilter | None = None
-    ) -> list[SearchHit]:
-        return self._search(
-            name, [float_list(vector)], field="vector", metric="COSINE", limit=limit, where=where
-        )
-
-    def search_bm25(
-        self, name: str, text: str, *, limit: int, where: SearchFilter | None = None
-    ) -> list[SearchHit]:
-        if not text.strip():
-            return []
-        with self._nothing_when_empty(name):
-            return self._search(
-                name, [text], field="sparse", metric="BM25", limit=limit, where=where
-            )
-        return []
-
-    @contextmanager
-    def _nothing_when_empty(self, name: str) -> Iterator[None]:
-        """Milvus derives BM25's statistics from the stored rows; with none (a new guru asked
-        before its first source is indexed) the search fails on 0/0 instead of finding nothing.
-        Only a failed search pays for the row count that tells the two apart."""
-        try:
-            yield
-        except DomainError as error:
-            if error.code != ErrorCode.PROVIDER_ERROR or self.count(name) > 0:
-                raise
-
-    def _search(
-        self,
-        name: str,
-        data: list[Any],
-        *,
-        field: str,
-        metric: str,
-        limit: int,
-        where: SearchFilter | None,
-    ) -> list[SearchHit]:
-        expr = filter_expression(where)
-        if expr is None or limit <= 0:
-            return []
-        with unless_missing(), self._translated("search"):
-            results = self._client.search(
-                name,
-                data=data,
-                anns_field=field,
-                filter=expr,
-                limit=min(limit, _MAX_TOP_K),
-                output_fields=_OUTPUT_FIELDS,
-                search_params={"metric_type": metric},
-                consistency_level=_SEARCH_CONSISTENCY,
-                timeout=self._search_timeout,
-            )
-            return [search_hit(raw, bm25=metric == "BM25") for raw in results[0]]
-        return []
-
-    def search_hybrid(
-        self,
-        name: str,
-        vector: Sequence[float],
-        text: str,
-        *,
-        limit: int,
-        where: SearchFilter | None = None,
-    ) -> list[SearchHit]:
-        expr = filter_expression(where)
-        if expr is None or limit <= 0:
-            return []
-        limit = min(limit, _MAX_TOP_K)
-        candidates = min(max(limit * _HYBRID_CANDIDATES_FACTOR, _HYBRID_MIN_CANDIDATES), _MAX_TOP_K)
-        requests = hybrid_requests(vector, text, candidates=candidates, expr=expr)
-        with unless_missing(), self._nothing_when_empty(name), self._translated("search"):
-            results = self._client.hybrid_search(
-                name,
-                requests,
-                RRFRanker(RRF_K),
-                limit=limit,
-                output_fields=_OUTPUT_FIELDS,
-                consistency_level=_SEARCH_CONSISTENCY,
-                timeout=self._search_timeout,
-            )
-            return [search_hit(raw) for raw in results[0]]
-        return []

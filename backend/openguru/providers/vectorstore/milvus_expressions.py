@@ -31,17 +31,18 @@ def filter_expression(where: SearchFilter | None) -> str | None:
 
 
 def string_list(values: Sequence[str]) -> str:
-    return "[" + ", ".join(_string_literal(value) for value in values) + "]"
+    return "[" + ", ".join(string_literal(value) for value in values) + "]"
 
 
-def _string_literal(value: str) -> str:
+def string_literal(value: str) -> str:
+    """A Milvus string literal."""
     # The expression parser decodes only \\ and \" (not \n or \u escapes), so escape just those.
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def ids_after(last_id: str | None) -> str:
     """Rows past `last_id` in primary-key order ("" on the first page)."""
-    return "" if last_id is None else f"id > {_string_literal(last_id)}"
+    return "" if last_id is None else f"id > {string_literal(last_id)}"
 
 
 def hybrid_requests(

@@ -1,4 +1,5 @@
-"""The collection layout: one row per chunk, with its dense vector and BM25 sparse vector."""
+"""The collection layout: one row per chunk, with its dense vector and BM25 sparse vector; in a
+collection shared by many gurus, also the guru it belongs to."""
 
 import json
 from typing import Any
@@ -11,6 +12,7 @@ MAX_TEXT_BYTES = 65_535
 MAX_ID_BYTES = 128
 MAX_HASH_BYTES = 64
 MAX_TYPE_BYTES = 16
+MAX_TENANT_BYTES = 128  # a guru's collection name
 
 
 def text_analyzer_params(description: dict[str, Any]) -> dict[str, Any] | None:
@@ -30,10 +32,25 @@ def vector_dimension(description: dict[str, Any]) -> int:
 
 
 def collection_schema(
-    client: MilvusClient, dimension: int, *, analyzer_params: dict[str, Any] | None = None
+    client: MilvusClient,
+    dimension: int,
+    *,
+    analyzer_params: dict[str, Any] | None = None,
+    tenant_field: str | None = None,
+    partition_key: bool = False,
 ) -> Any:
+    """With `tenant_field`, a collection shared by many gurus: the field names each row's guru
+    (Milvus's partition key when `partition_key`), and primary keys are prefixed with it."""
     schema = client.create_schema(auto_id=False, enable_dynamic_field=False)
-    schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=MAX_ID_BYTES)
+    id_bytes = MAX_ID_BYTES if tenant_field is None else MAX_TENANT_BYTES + 1 + MAX_ID_BYTES
+    schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=id_bytes)
+    if tenant_field is not None:
+        schema.add_field(
+            tenant_field,
+            DataType.VARCHAR,
+            max_length=MAX_TENANT_BYTES,
+            is_partition_key=partition_key,
+        )
     schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dimension)
     analyzer = {} if analyzer_params is None else {"analyzer_params": analyzer_params}
     schema.add_field(
@@ -55,7 +72,7 @@ def collection_schema(
     return schema
 
 
-def index_params(client: MilvusClient) -> Any:
+def index_params(client: MilvusClient, *, tenant_field: str | None = None) -> Any:
     params = client.prepare_index_params()
     # AUTOINDEX: HNSW on a Milvus server; Milvus Lite rejects HNSW (it takes only FLAT, IVF_FLAT
     # and AUTOINDEX). Measured on Lite 2.5.1, 50k clustered 384-d chunks, 200 queries:
@@ -66,4 +83,6 @@ def index_params(client: MilvusClient) -> Any:
     # Incremental indexing filters and deletes by source and hash.
     params.add_index(field_name="source_id", index_type="INVERTED")
     params.add_index(field_name="chunk_hash", index_type="INVERTED")
+    if tenant_field is not None:  # every read and delete filters on it
+        params.add_index(field_name=tenant_field, index_type="INVERTED")
     return params

@@ -34,12 +34,14 @@ class ApiClient:
         base_url: str,
         headers: Mapping[str, str],
         service: str,  # how a message names the far end: "GitHub"
+        subject: str = "the repository",  # what a 403/404 says was not found or not readable
         sleep: Sleep = time.sleep,
     ) -> None:
         self._base_url = base_url.rstrip("/")
         self._session = requests.Session()
         self._session.headers.update(headers)
         self._service = service
+        self._subject = subject
         self._sleep = sleep
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> requests.Response:
@@ -56,12 +58,16 @@ class ApiClient:
             following = response.links.get("next", {}).get("url")
             if not following:
                 return
-            if urlsplit(following)[:2] != urlsplit(self._base_url)[:2]:
-                # The token goes with every request: never to another host than the API's.
-                raise DomainError(
-                    ErrorCode.FETCH_FAILED, f"{self._service} sent a next page on another host."
-                )
-            response = self._send("GET", following)
+            response = self.follow(following)
+
+    def follow(self, url: str) -> requests.Response:
+        """GET a next-page link the API sent, only on the API's own host."""
+        if urlsplit(url)[:2] != urlsplit(self._base_url)[:2]:
+            # The token goes with every request: never to another host than the API's.
+            raise DomainError(
+                ErrorCode.FETCH_FAILED, f"{self._service} sent a next page on another host."
+            )
+        return self._send("GET", url)
 
     def _url(self, path: str) -> str:
         return path if path.startswith(("http://", "https://")) else self._base_url + path
@@ -107,12 +113,28 @@ class ApiClient:
         if status in (403, 404, 410):
             raise DomainError(
                 ErrorCode.REPO_NOT_FOUND,
-                f"{self._service} says the repository was not found or is not readable with "
+                f"{self._service} says {self._subject} was not found or is not readable with "
                 f"this token ({status}). Check the link and the token's permissions.",
             )
+        detail = _detail(response)
         raise DomainError(
-            ErrorCode.FETCH_FAILED, f"{self._service} refused the request ({status})."
+            ErrorCode.FETCH_FAILED,
+            f"{self._service} refused the request ({status}){': ' + detail if detail else '.'}",
         )
+
+
+def _detail(response: requests.Response) -> str:
+    """What the far end said was wrong (Atlassian's `errorMessages`, else a `message`), short."""
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    if not isinstance(body, dict):
+        return ""
+    messages = body.get("errorMessages") or [body.get("message") or ""]
+    if not isinstance(messages, list):
+        return ""
+    return "; ".join(str(message) for message in messages if message)[:200]
 
 
 def _rate_limit_wait(response: requests.Response) -> float | None:

@@ -2,10 +2,18 @@
 `loaders/registry.py`)."""
 
 from openguru.sources.connectors.base import ConnectorFactory, ConnectorLoader
+from openguru.sources.connectors.confluence import ConfluenceConnector
 from openguru.sources.connectors.github_issues import GitHubIssuesConnector
+from openguru.sources.connectors.jira import JiraConnector
+from openguru.sources.connectors.zendesk import ZendeskConnector
 from openguru.sources.loaders.base import Loader
 
-_CONNECTORS: dict[str, ConnectorFactory] = {"github_issues": GitHubIssuesConnector}
+_CONNECTORS: dict[str, ConnectorFactory] = {
+    "github_issues": GitHubIssuesConnector,
+    "confluence": ConfluenceConnector,
+    "jira": JiraConnector,
+    "zendesk": ZendeskConnector,
+}
 
 
 def connector_loader_for(source_type: str) -> Loader | None:

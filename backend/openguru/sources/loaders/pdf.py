@@ -16,6 +16,7 @@ from openguru.sources.loaders.base import (
     LoadResult,
     ProgressCallback,
 )
+from openguru.sources.loaders.line_joining import lines_joined
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +103,8 @@ def _page_documents(
                 f" (at page {number}); split it into smaller files.",
             )
         try:
-            text = (page.extract_text() or "").strip()
+            # A page's text comes line by line as printed: wrapped sentences are joined back.
+            text = lines_joined(page.extract_text() or "").strip()
         except LimitReachedError as exc:
             # A stream that inflates past pypdf's cap is a decompression bomb, not a damaged
             # page: every page sharing it would cost as much again, so the file stops here.

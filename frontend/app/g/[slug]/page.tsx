@@ -60,6 +60,8 @@ function GuruHome({ guru, overview }: { guru: Guru; overview: GuruOverview | nul
         guruSlug={guru.slug}
         guruName={guru.name}
         examples={overview?.example_questions ?? []}
+        versions={overview?.versions ?? []}
+        defaultVersion={overview?.default_version ?? ""}
       />
       {overview ? (
         <div className={styles.columns}>

@@ -16,6 +16,8 @@ const CHANNEL_COLORS = {
   widget: "#1a7f37",
   slack: "#bf3989",
   discord: "#bc4c00",
+  teams: "#4f52b2",
+  github: "#57606a",
 } as const;
 
 const CHANNEL_SERIES = CHANNELS.map((key) => ({

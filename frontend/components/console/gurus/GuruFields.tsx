@@ -97,6 +97,12 @@ export function GuruFields(props: GuruFieldsProps) {
       </Field>
       {creating ? null : (
         <>
+          <Field
+            label="Default version"
+            hint="The documentation version a question that names none is answered from. Empty: the newest version label its sources carry."
+          >
+            {(c) => <input {...c} maxLength={32} {...text("default_version")} />}
+          </Field>
           <div className={formStyles.row}>
             <Field label="Anonymous questions per hour" hint="Empty: the default; 0: no limit.">
               {(c) => <input {...c} type="number" min={0} {...text("anonymous_asks_per_hour")} />}

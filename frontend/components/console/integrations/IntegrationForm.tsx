@@ -9,8 +9,13 @@ import { ConfirmButton } from "@/components/console/ui/ConfirmButton";
 import { Field } from "@/components/console/ui/Field";
 import formStyles from "@/components/console/ui/forms.module.css";
 import { useAction } from "@/lib/console/useAction";
-import { createIntegration, deleteIntegration, updateIntegration } from "@/lib/integrations/api";
-import type { Integration, IntegrationInput, IntegrationType } from "@/lib/integrations/types";
+import {
+  createIntegration,
+  deleteIntegration,
+  teamsPackageUrl,
+  updateIntegration,
+} from "@/lib/integrations/api";
+import type { BotType, Integration, IntegrationInput } from "@/lib/integrations/types";
 
 import { ChannelsEditor } from "./ChannelsEditor";
 import { ConnectionTestButton } from "./ConnectionTestButton";
@@ -22,17 +27,30 @@ interface IntegrationFormProps {
   onSaved: () => void;
 }
 
-/** A Slack or Discord bot's settings. Tokens are write-only: empty keeps the stored one. */
+const LABELS: Record<BotType, { id: string; name: string; token: string }> = {
+  SLACK: { id: "Slack team id", name: "Workspace name", token: "Bot token" },
+  DISCORD: { id: "Discord server (guild) id", name: "Server name", token: "Bot token" },
+  TEAMS: { id: "Microsoft app id", name: "Organisation name", token: "App client secret" },
+};
+
+function botType(integration?: Integration): BotType {
+  return integration && integration.type !== "GITHUB" ? integration.type : "SLACK";
+}
+
+/** A Slack, Discord or Teams bot's settings. Secrets are write-only: empty keeps the stored one. */
 export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormProps) {
-  const [type, setType] = useState<IntegrationType>(integration?.type ?? "SLACK");
+  const [type, setType] = useState<BotType>(botType(integration));
   const [externalId, setExternalId] = useState(integration?.external_id ?? "");
   const [workspace, setWorkspace] = useState(integration?.workspace_name ?? "");
   const [token, setToken] = useState("");
   const [secret, setSecret] = useState("");
   const [dms, setDms] = useState(integration?.dms_enabled ?? false);
   const [channels, setChannels] = useState(integration?.channels ?? []);
+  const [tenant, setTenant] = useState(integration?.tenant_id ?? "");
   const { run, busy, error, message } = useAction();
   const slack = type === "SLACK";
+  const teams = type === "TEAMS";
+  const labels = LABELS[type];
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -44,6 +62,7 @@ export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormP
     };
     if (token) input.bot_token = token;
     if (slack && secret) input.signing_secret = secret;
+    if (teams) input.tenant_id = tenant.trim();
     const ok = await run(async () => {
       if (integration) await updateIntegration(slug, integration.id, input);
       else await createIntegration(slug, { ...input, type, bot_token: token });
@@ -65,19 +84,16 @@ export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormP
       {integration ? null : (
         <Field label="Platform">
           {(c) => (
-            <select
-              {...c}
-              value={type}
-              onChange={(e) => setType(e.target.value as IntegrationType)}
-            >
+            <select {...c} value={type} onChange={(e) => setType(e.target.value as BotType)}>
               <option value="SLACK">Slack</option>
               <option value="DISCORD">Discord</option>
+              <option value="TEAMS">Microsoft Teams</option>
             </select>
           )}
         </Field>
       )}
       <div className={formStyles.row}>
-        <Field label={slack ? "Slack team id" : "Discord server (guild) id"}>
+        <Field label={labels.id}>
           {(c) => (
             <input
               {...c}
@@ -87,12 +103,12 @@ export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormP
             />
           )}
         </Field>
-        <Field label={slack ? "Workspace name" : "Server name"}>
+        <Field label={labels.name}>
           {(c) => <input {...c} value={workspace} onChange={(e) => setWorkspace(e.target.value)} />}
         </Field>
       </div>
       <Field
-        label="Bot token"
+        label={labels.token}
         hint={integration?.has_token ? "Stored. Leave empty to keep it." : undefined}
       >
         {(c) => (
@@ -122,8 +138,16 @@ export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormP
           )}
         </Field>
       ) : null}
+      {teams ? (
+        <Field
+          label="Tenant id"
+          hint="The app's Microsoft Entra tenant; empty for a multi-tenant app."
+        >
+          {(c) => <input {...c} value={tenant} onChange={(e) => setTenant(e.target.value)} />}
+        </Field>
+      ) : null}
       <Checkbox checked={dms} onChange={setDms}>
-        Answer direct messages
+        {teams ? "Answer personal chats" : "Answer direct messages"}
       </Checkbox>
       <ChannelsEditor channels={channels} onChange={setChannels} />
       <ActionStatus error={error} message={message} />
@@ -134,6 +158,11 @@ export function IntegrationForm({ slug, integration, onSaved }: IntegrationFormP
         {integration ? (
           <>
             <ConnectionTestButton slug={slug} id={integration.id} />
+            {teams ? (
+              <a href={teamsPackageUrl(slug, integration.id)} download>
+                Download the Teams app package
+              </a>
+            ) : null}
             <ConfirmButton
               confirmLabel="Yes, disconnect"
               onConfirm={async () => {

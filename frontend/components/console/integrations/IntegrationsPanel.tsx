@@ -6,11 +6,17 @@ import { Card } from "@/components/console/ui/Card";
 import { ErrorNotice, Loading } from "@/components/console/ui/Status";
 import { useIntegrations } from "@/lib/integrations/hooks";
 
+import { GitHubAppForm } from "./GitHubAppForm";
 import { IntegrationForm } from "./IntegrationForm";
 
-const TYPE_NAMES = { SLACK: "Slack", DISCORD: "Discord" } as const;
+const TYPE_NAMES = {
+  SLACK: "Slack",
+  DISCORD: "Discord",
+  GITHUB: "GitHub App",
+  TEAMS: "Teams",
+} as const;
 
-/** The guru's Slack and Discord bots: one form each, and one to add another. */
+/** The guru's Slack, Discord and Teams bots and GitHub Apps: one form each, and one to add another. */
 export function IntegrationsPanel({ slug }: { slug: string }) {
   const { data: integrations, error, mutate } = useIntegrations(slug);
   const refresh = () => void mutate();
@@ -25,7 +31,11 @@ export function IntegrationsPanel({ slug }: { slug: string }) {
           key={integration.id}
           title={`${TYPE_NAMES[integration.type]}: ${integration.workspace_name || integration.external_id}`}
         >
-          <IntegrationForm slug={slug} integration={integration} onSaved={refresh} />
+          {integration.type === "GITHUB" ? (
+            <GitHubAppForm slug={slug} id={integration.id} onSaved={refresh} />
+          ) : (
+            <IntegrationForm slug={slug} integration={integration} onSaved={refresh} />
+          )}
         </Card>
       ))}
       <Card title="Connect a bot">
@@ -34,6 +44,20 @@ export function IntegrationsPanel({ slug }: { slug: string }) {
         </p>
         <IntegrationForm
           key={added}
+          slug={slug}
+          onSaved={() => {
+            refresh();
+            setAdded((n) => n + 1);
+          }}
+        />
+      </Card>
+      <Card title="Connect a GitHub App">
+        <p>
+          Answers in issues and discussions when mentioned. Creating the app is described in{" "}
+          <code>docs/bots.md</code>.
+        </p>
+        <GitHubAppForm
+          key={`github-${added}`}
           slug={slug}
           onSaved={() => {
             refresh();

@@ -5,12 +5,15 @@ import { useState } from "react";
 import { Button } from "@/components/console/ui/Button";
 import formStyles from "@/components/console/ui/forms.module.css";
 
+import { ConfluenceForm } from "./ConfluenceForm";
 import { FaqForm } from "./FaqForm";
 import { FileUpload } from "./FileUpload";
 import { GitHubIssuesForm } from "./GitHubIssuesForm";
+import { JiraForm } from "./JiraForm";
 import { TextSourceForm } from "./TextSourceForm";
 import { UrlSourceForm } from "./UrlSourceForm";
 import { WebsiteForm } from "./WebsiteForm";
+import { ZendeskForm } from "./ZendeskForm";
 
 const KINDS = [
   { value: "website", label: "Website" },
@@ -19,6 +22,9 @@ const KINDS = [
   { value: "youtube", label: "YouTube" },
   { value: "github_repo", label: "GitHub" },
   { value: "github_issues", label: "GitHub issues" },
+  { value: "confluence", label: "Confluence" },
+  { value: "jira", label: "Jira" },
+  { value: "zendesk", label: "Zendesk" },
   { value: "text", label: "Text" },
   { value: "faq", label: "FAQ" },
 ] as const;
@@ -52,6 +58,9 @@ export function AddSource({ slug, onAdded }: AddSourceProps) {
       {kind === "youtube" ? <UrlSourceForm {...props} type="youtube" /> : null}
       {kind === "github_repo" ? <UrlSourceForm {...props} type="github_repo" /> : null}
       {kind === "github_issues" ? <GitHubIssuesForm {...props} /> : null}
+      {kind === "confluence" ? <ConfluenceForm {...props} /> : null}
+      {kind === "jira" ? <JiraForm {...props} /> : null}
+      {kind === "zendesk" ? <ZendeskForm {...props} /> : null}
       {kind === "text" ? <TextSourceForm {...props} /> : null}
       {kind === "faq" ? <FaqForm {...props} /> : null}
     </>

@@ -1,65 +1,38 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
-import { ActionStatus } from "@/components/console/ui/ActionStatus";
-import { Button } from "@/components/console/ui/Button";
 import { Checkbox } from "@/components/console/ui/Checkbox";
 import { Field } from "@/components/console/ui/Field";
-import formStyles from "@/components/console/ui/forms.module.css";
-import { useAction } from "@/lib/console/useAction";
-import { addSource } from "@/lib/sources/api";
 
-import { PrivateCheckbox } from "./PrivateCheckbox";
-
-interface GitHubIssuesFormProps {
-  slug: string;
-  onAdded: () => void;
-}
+import { commaList, ConnectorForm } from "./ConnectorForm";
 
 type State = "all" | "open" | "closed";
 
-/** A repository's issues and discussions; the token is sent once and never shown again. */
-export function GitHubIssuesForm({ slug, onAdded }: GitHubIssuesFormProps) {
+/** A repository's issues and discussions. */
+export function GitHubIssuesForm({ slug, onAdded }: { slug: string; onAdded: () => void }) {
   const [url, setUrl] = useState("");
-  const [token, setToken] = useState("");
   const [state, setState] = useState<State>("all");
   const [labels, setLabels] = useState("");
   const [since, setSince] = useState("");
   const [discussions, setDiscussions] = useState(true);
-  const [isPrivate, setPrivate] = useState(false);
-  const { run, busy, error, message } = useAction();
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const options = {
-      state,
-      labels: labels
-        .split(",")
-        .map((label) => label.trim())
-        .filter(Boolean),
-      discussions,
-      ...(since ? { since } : {}),
-    };
-    const ok = await run(async () => {
-      await addSource(slug, {
-        type: "github_issues",
-        url: url.trim(),
-        token: token.trim(),
-        options,
-        private: isPrivate,
-      });
-      return "Added: indexing starts in a moment.";
-    });
-    if (ok) {
-      setUrl("");
-      setToken("");
-      onAdded();
-    }
-  }
 
   return (
-    <form className={formStyles.form} onSubmit={submit} aria-label="Add GitHub issues">
+    <ConnectorForm
+      slug={slug}
+      type="github_issues"
+      label="Add GitHub issues"
+      url={url}
+      options={() => ({
+        state,
+        labels: commaList(labels),
+        discussions,
+        ...(since ? { since } : {}),
+      })}
+      tokenHint="Optional for a public repository's issues; discussions need one. Stored encrypted."
+      onAdded={onAdded}
+      onReset={() => setUrl("")}
+    >
       <Field label="GitHub repository URL">
         {(c) => (
           <input
@@ -69,20 +42,6 @@ export function GitHubIssuesForm({ slug, onAdded }: GitHubIssuesFormProps) {
             placeholder="https://github.com/owner/repo"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field
-        label="Token"
-        hint="Optional for a public repository's issues; discussions need one. Stored encrypted."
-      >
-        {(c) => (
-          <input
-            {...c}
-            type="password"
-            autoComplete="off"
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
           />
         )}
       </Field>
@@ -106,13 +65,6 @@ export function GitHubIssuesForm({ slug, onAdded }: GitHubIssuesFormProps) {
       <Checkbox checked={discussions} onChange={setDiscussions}>
         Discussions too
       </Checkbox>
-      <PrivateCheckbox checked={isPrivate} onChange={setPrivate} />
-      <ActionStatus error={error} message={message} />
-      <div className={formStyles.actions}>
-        <Button type="submit" variant="primary" disabled={busy}>
-          Add source
-        </Button>
-      </div>
-    </form>
+    </ConnectorForm>
   );
 }

@@ -1,8 +1,9 @@
 import { Badge } from "@/components/ui/Badge";
 import table from "@/components/console/ui/table.module.css";
-import { SOURCE_TYPE_LABELS, type Source } from "@/lib/sources/types";
+import { SOURCE_TYPE_LABELS, TOKEN_SOURCE_TYPES, type Source } from "@/lib/sources/types";
 
 import { SourceStatus } from "./SourceStatus";
+import { SourceVersion } from "./SourceVersion";
 import { TokenReplace } from "./TokenReplace";
 
 export function sourceName(source: Source): string {
@@ -48,7 +49,15 @@ export function SourceRow({ slug, source, selected, onSelect, onChanged }: Sourc
             <Badge tone="off">private</Badge>
           </>
         ) : null}
-        {source.type === "github_issues" ? (
+        <SourceVersion
+          key={source.version}
+          slug={slug}
+          sourceId={source.id}
+          name={name}
+          version={source.version}
+          onChanged={onChanged}
+        />
+        {TOKEN_SOURCE_TYPES.has(source.type) ? (
           <TokenReplace
             slug={slug}
             sourceId={source.id}

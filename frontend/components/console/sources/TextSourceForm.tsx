@@ -10,18 +10,26 @@ import { useAction } from "@/lib/console/useAction";
 import { addSource } from "@/lib/sources/api";
 
 import { PrivateCheckbox } from "./PrivateCheckbox";
+import { VersionInput } from "./VersionInput";
 
 /** Pasted text (markdown), indexed like a page. */
 export function TextSourceForm({ slug, onAdded }: { slug: string; onAdded: () => void }) {
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
   const [isPrivate, setPrivate] = useState(false);
+  const [version, setVersion] = useState("");
   const { run, busy, error, message } = useAction();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const ok = await run(async () => {
-      await addSource(slug, { type: "text", title: title.trim(), content, private: isPrivate });
+      await addSource(slug, {
+        type: "text",
+        title: title.trim(),
+        content,
+        private: isPrivate,
+        version: version.trim(),
+      });
       return "Added: indexing starts in a moment.";
     });
     if (ok) {
@@ -47,6 +55,7 @@ export function TextSourceForm({ slug, onAdded }: { slug: string; onAdded: () =>
           />
         )}
       </Field>
+      <VersionInput value={version} onChange={setVersion} />
       <PrivateCheckbox checked={isPrivate} onChange={setPrivate} />
       <ActionStatus error={error} message={message} />
       <div className={formStyles.actions}>

@@ -10,6 +10,7 @@ import { useAction } from "@/lib/console/useAction";
 import { addSource } from "@/lib/sources/api";
 
 import { PrivateCheckbox } from "./PrivateCheckbox";
+import { VersionInput } from "./VersionInput";
 
 const COPY = {
   youtube: {
@@ -36,6 +37,7 @@ export function UrlSourceForm({ slug, type, onAdded }: UrlSourceFormProps) {
   const [url, setUrl] = useState("");
   const [branch, setBranch] = useState("");
   const [isPrivate, setPrivate] = useState(false);
+  const [version, setVersion] = useState("");
   const { run, busy, error, message } = useAction();
   const copy = COPY[type];
 
@@ -43,7 +45,13 @@ export function UrlSourceForm({ slug, type, onAdded }: UrlSourceFormProps) {
     event.preventDefault();
     const options = type === "github_repo" && branch.trim() ? { branch: branch.trim() } : {};
     const ok = await run(async () => {
-      await addSource(slug, { type, url: url.trim(), options, private: isPrivate });
+      await addSource(slug, {
+        type,
+        url: url.trim(),
+        options,
+        private: isPrivate,
+        version: version.trim(),
+      });
       return "Added: indexing starts in a moment.";
     });
     if (ok) {
@@ -71,6 +79,7 @@ export function UrlSourceForm({ slug, type, onAdded }: UrlSourceFormProps) {
           {(c) => <input {...c} value={branch} onChange={(e) => setBranch(e.target.value)} />}
         </Field>
       ) : null}
+      <VersionInput value={version} onChange={setVersion} />
       <PrivateCheckbox checked={isPrivate} onChange={setPrivate} />
       <ActionStatus error={error} message={message} />
       <div className={formStyles.actions}>

@@ -12,6 +12,7 @@ import type { CrawlMode } from "@/lib/sources/types";
 
 import { CrawlDiscovery } from "./CrawlDiscovery";
 import { PrivateCheckbox } from "./PrivateCheckbox";
+import { VersionInput } from "./VersionInput";
 
 const MODES: { value: CrawlMode; label: string }[] = [
   { value: "single", label: "Just this page" },
@@ -33,6 +34,7 @@ export function WebsiteForm({ slug, onAdded }: { slug: string; onAdded: () => vo
   const [include, setInclude] = useState("");
   const [exclude, setExclude] = useState("");
   const [isPrivate, setPrivate] = useState(false);
+  const [version, setVersion] = useState("");
   const { run, busy, error, message } = useAction();
 
   async function submit(event: FormEvent) {
@@ -52,6 +54,7 @@ export function WebsiteForm({ slug, onAdded }: { slug: string; onAdded: () => vo
         crawl_mode: mode,
         options,
         private: isPrivate,
+        version: version.trim(),
       });
       return "Added: indexing starts in a moment; the table shows its progress.";
     });
@@ -127,6 +130,7 @@ export function WebsiteForm({ slug, onAdded }: { slug: string; onAdded: () => vo
           </div>
         </>
       )}
+      <VersionInput value={version} onChange={setVersion} />
       <PrivateCheckbox checked={isPrivate} onChange={setPrivate} />
       <ActionStatus error={error} message={message} />
       <div className={formStyles.actions}>

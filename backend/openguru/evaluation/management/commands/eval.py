@@ -13,18 +13,24 @@ from typing import Any
 from config.env import DATA_DIR, REPO_DIR
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from openguru.answers.engine.providers import providers_for
 from openguru.answers.engine.retrieval import MODES, Mode
+from openguru.core.errors import DomainError
 from openguru.evaluation.charts import draw_charts
 from openguru.evaluation.concurrency import MemoizedQueryEmbedder
 from openguru.evaluation.corpus_index import ChunkSettings
-from openguru.evaluation.datasets import BeirDataset, Query, default_eval_dir, discover_datasets
+from openguru.evaluation.datasets import BeirDataset, default_eval_dir, discover_datasets
 from openguru.evaluation.datasets import load_dataset as read_dataset
-from openguru.evaluation.engine_answers import EngineAnswerRun, engine_answer_run
+from openguru.evaluation.engine_runs import engine_answer_runs
+from openguru.evaluation.golden_eval import (
+    golden_arguments,
+    golden_eval,
+    golden_eval_lines,
+    golden_eval_write,
+)
 from openguru.evaluation.refusal import GateSettings, RefusalPair, default_gate_settings
 from openguru.evaluation.report import (
     StageTime,
@@ -33,7 +39,12 @@ from openguru.evaluation.report import (
     write_json,
     write_markdown,
 )
-from openguru.evaluation.selection import in_scope_queries, unanswerable_queries
+from openguru.evaluation.small_gurus import (
+    SMALL_GURUS_DIR,
+    small_gurus_load,
+    small_gurus_report,
+    small_gurus_run,
+)
 from openguru.evaluation.suite import (
     DatasetResult,
     Providers,
@@ -60,6 +71,10 @@ DEFAULT_CROSS_PAIRS = (
 
 class Command(BaseCommand):
     help = "Measure retrieval quality (nDCG, recall, MRR) and refusal rates on BEIR datasets."
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        # `--version` is a documentation version here: it takes the place of Django's own.
+        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
@@ -113,14 +128,24 @@ class Command(BaseCommand):
             "questions of each dataset through the answer engine, with the configured LLM, and "
             "score its answers and refusals (costs LLM calls).",
         )
+        parser.add_argument(
+            "--small-gurus",
+            default=str(SMALL_GURUS_DIR),
+            metavar="DIR",
+            help="Gurus of one short text, FAQ or PDF each, asked in-scope and unrelated "
+            "questions (default: the built-in set; 'none' skips them).",
+        )
         parser.add_argument("--reports-dir", default=str(REPO_DIR / "reports"), metavar="DIR")
         parser.add_argument(
             "--drop-gurus",
             action="store_true",
             help="Delete the evaluation gurus at the end instead of keeping them for reruns.",
         )
+        golden_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["golden"] or options["version"]:
+            return self._golden(options["golden"], options["version"], options["reports_dir"])
         started = time.monotonic()
         commit = git_commit(REPO_DIR)  # now: the tree may change while a long run goes on
         datasets = _datasets(options["dataset"])
@@ -141,9 +166,12 @@ class Command(BaseCommand):
             providers = Providers(embedder, get_vector_store(), reranker, gate)
             results = [evaluate_dataset(d, run, providers, self._log) for d in datasets]
             pairs = _refusal_pairs(results, outside, run, self._log)
+            small = self._small_gurus(options["small_gurus"], providers, run)
+            cross = _cross_pairs([r.dataset for r in results], outside)
+            per_dataset = options["engine_answers"]
             engine_runs = (
-                _engine_answer_runs(results, outside, options["engine_answers"], run, self._log)
-                if options["engine_answers"]
+                engine_answer_runs(results, cross, per_dataset, run, self._log)
+                if per_dataset
                 else []
             )
             if options["drop_gurus"]:
@@ -158,10 +186,35 @@ class Command(BaseCommand):
             answers=[record for result in results for record in result.answers],
             near_duplicates=[r.near_duplicates for r in results if r.near_duplicates is not None],
             engine_answers=[engine_run.record() for engine_run in engine_runs],
+            small_gurus=small_gurus_report(small),
         )
         reports_dir = Path(options["reports_dir"]).resolve()
         json_path = _write_reports(report, results, pairs, gate, reports_dir, started)
         self._print_summary(report, json_path, time.monotonic() - started)
+
+    def _golden(self, slug: str, version: str, reports_dir: str) -> None:
+        if not slug:
+            raise CommandError("--version measures a golden set: name its guru with --golden.")
+        with milvus_for_eval(DATA_DIR, self._log):
+            try:
+                report = golden_eval(slug=slug, version=version)
+            except DomainError as exc:
+                raise CommandError(exc.msg) from exc
+        path = golden_eval_write(report, Path(reports_dir).resolve())
+        self.stdout.write("\n".join([*golden_eval_lines(report), f"wrote {path}"]))
+
+    def _small_gurus(self, folder: str, providers: Providers, run: RunOptions) -> list[Any]:
+        if folder == "none":
+            return []
+        return small_gurus_run(
+            small_gurus_load(Path(folder)),
+            embedder=providers.embedder,
+            store=providers.store,
+            reranker=providers.reranker,
+            gate=providers.gate,
+            log=self._log,
+            workers=run.workers,
+        )
 
     def _log(self, message: str) -> None:
         self.stderr.write(message)
@@ -277,58 +330,6 @@ def _cross_pairs(
         for corpus, other in DEFAULT_CROSS_PAIRS
         if corpus in by_name and other in by_name
     ]
-
-
-def _engine_answer_runs(
-    results: list[DatasetResult],
-    outside: list[BeirDataset],
-    per_dataset: int,
-    run: RunOptions,
-    log: Any,
-) -> list[EngineAnswerRun]:
-    cross_pairs = _cross_pairs([result.dataset for result in results], outside)
-    runs = []
-    for result in results:
-        dataset = result.dataset
-        in_scope = [
-            (query, dataset.answers[query.query_id])
-            for query in in_scope_queries(dataset, None)
-            if query.query_id in dataset.answers
-        ][:per_dataset]
-        source, asked = _out_of_scope_for(dataset, cross_pairs)
-        asked = asked[:per_dataset]
-        if not in_scope and not asked:
-            continue
-        log(
-            f"[{dataset.name}] engine answers: {len(in_scope)} in scope, {len(asked)} "
-            f"out of scope ({source or 'none'})"
-        )
-        started = time.monotonic()
-        runs.append(
-            engine_answer_run(
-                guru=result.index.guru,
-                providers=providers_for(result.index.guru),
-                dataset=dataset.name,
-                in_scope=in_scope,
-                out_of_scope=source,
-                outside=asked,
-                workers=run.workers,
-            )
-        )
-        result.seconds["engine answers"] = time.monotonic() - started
-        result.queries_run["engine answers"] = len(in_scope) + len(asked)
-    return runs
-
-
-def _out_of_scope_for(
-    dataset: BeirDataset, cross_pairs: list[tuple[BeirDataset, BeirDataset]]
-) -> tuple[str, list[Query]]:
-    """The questions this dataset's guru should refuse: its own unanswerable ones, else those
-    of the first dataset the refusal step asks it (`_cross_pairs`)."""
-    if dataset.unanswerable_ids:
-        return f"{dataset.name} (unanswerable)", unanswerable_queries(dataset, None)
-    partner = next((other for corpus, other in cross_pairs if corpus.name == dataset.name), None)
-    return (partner.name, list(partner.queries)) if partner else ("", [])
 
 
 def _write_reports(

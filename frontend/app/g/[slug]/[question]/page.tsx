@@ -1,136 +1,28 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { notFound } from "next/navigation";
 
-import { FollowUpBox } from "@/components/answers/FollowUpBox";
-import { GuruBanner, guruStyle } from "@/components/answers/GuruBanner";
-import { StaleAnswer } from "@/components/answers/StaleAnswer";
-import { StoredAnswer } from "@/components/answers/StoredAnswer";
-import answerStyles from "@/components/answers/answers.module.css";
-import { ApiProblem } from "@/components/ui/ApiProblem";
-import { getFollowUps, getQuestion } from "@/lib/answers/api";
-import {
-  canonicalQuestionUrl,
-  jsonForScript,
-  qaPageJsonLd,
-  questionDescription,
-} from "@/lib/answers/seo";
-import { bingePath, questionPath, type Question } from "@/lib/answers/types";
-import { UNINDEXED } from "@/lib/auth/viewer";
-import { getGuru } from "@/lib/gurus/api";
-import type { Guru } from "@/lib/gurus/types";
+import { QuestionPage, questionMetadata } from "./question-page";
 
-import styles from "../page.module.css";
+/**
+ * A stored answer as anyone sees it, rendered once and served from Next's cache (ISR). Django
+ * asks the UI's server to drop it when the answer or its guru changes (`app/api/revalidate`);
+ * after `revalidate` seconds it is also rendered again in the background, should such a request
+ * have been lost. `force-static` empties `cookies()` and the search parameters here, so this
+ * render is the anonymous one whatever the request carries; `proxy.ts` sends requests with a
+ * session or a `?binge=` to the per-request twin (`viewer/page.tsx`, see `lib/site/cache.ts`).
+ */
+export const dynamic = "force-static";
+export const revalidate = 300;
 
-export const dynamic = "force-dynamic";
-
-interface QuestionPageProps {
+interface PublicQuestionPageProps {
   params: Promise<{ slug: string; question: string }>;
-  searchParams: Promise<{ binge?: string | string[] }>;
 }
 
-async function load({ params, searchParams }: QuestionPageProps) {
-  const { slug, question } = await params;
-  const { binge } = await searchParams;
-  const bingeId = typeof binge === "string" ? binge : undefined;
-  return { slug, questionSlug: question, bingeId };
+export async function generateMetadata(props: PublicQuestionPageProps): Promise<Metadata> {
+  const { slug, question } = await props.params;
+  return questionMetadata({ slug, questionSlug: question });
 }
 
-export async function generateMetadata(props: QuestionPageProps): Promise<Metadata> {
-  const { slug, questionSlug, bingeId } = await load(props);
-  const [guru, question] = await Promise.all([
-    getGuru(slug),
-    getQuestion(slug, questionSlug, bingeId),
-  ]);
-  if (!question.ok) return { title: "Question" };
-  const description = questionDescription(question.data);
-  const url = canonicalQuestionUrl(slug, question.data.slug);
-  const guruName = guru.ok ? guru.data.name : slug;
-  return {
-    title: `${question.data.question} · ${guruName}`,
-    description,
-    alternates: { canonical: url },
-    openGraph: {
-      type: "article",
-      title: question.data.question,
-      description,
-      url,
-      siteName: "OpenGuru",
-    },
-    // A private guru's answers are for the people granted it: never in a search engine.
-    ...(guru.ok && guru.data.visibility === "private" ? { robots: UNINDEXED } : {}),
-  };
-}
-
-export default async function QuestionPage(props: QuestionPageProps) {
-  const { slug, questionSlug, bingeId } = await load(props);
-  const [guru, question] = await Promise.all([
-    getGuru(slug),
-    getQuestion(slug, questionSlug, bingeId),
-  ]);
-  for (const result of [guru, question]) {
-    if (!result.ok && result.error.status === 404) notFound();
-  }
-  if (!guru.ok || !question.ok) {
-    const error = !guru.ok ? guru.error : !question.ok ? question.error : null;
-    return <main className={styles.main}>{error ? <ApiProblem error={error} /> : null}</main>;
-  }
-  const followUps = await getFollowUps(slug, question.data.slug, question.data.binge_id);
-  return <QuestionView guru={guru.data} question={question.data} followUps={followUps} />;
-}
-
-function QuestionView(props: { guru: Guru; question: Question; followUps: string[] }) {
-  const { guru, question, followUps } = props;
-  const answer = <StoredAnswer guru={guru} question={question} />;
-  return (
-    <main className={styles.main} style={guruStyle(guru)}>
-      <script
-        type="application/ld+json"
-        dangerouslySetInnerHTML={{ __html: jsonForScript(qaPageJsonLd(guru.slug, question)) }}
-      />
-      <Link href={`/g/${encodeURIComponent(guru.slug)}`} className={styles.back}>
-        ← {guru.name}
-      </Link>
-      <GuruBanner guru={guru} compact />
-      <h1 className={styles.article}>{question.question}</h1>
-      {question.stale ? (
-        // Asked again in the visitor's own words: that is how Django finds the stored answer.
-        <StaleAnswer
-          guruSlug={guru.slug}
-          question={question.user_question || question.question}
-          bingeId={question.binge_id}
-        >
-          {answer}
-        </StaleAnswer>
-      ) : (
-        answer
-      )}
-      {question.binge_id ? (
-        <p>
-          <Link href={bingePath(guru.slug, question.binge_id)}>See the whole conversation</Link>
-        </p>
-      ) : null}
-      {question.children.length ? (
-        <section className={styles.turn} aria-label="Follow-up questions">
-          <h2 className={answerStyles.smallHeading}>Follow-up questions</h2>
-          <ul>
-            {question.children.map((child) => (
-              <li key={child.slug}>
-                <Link href={questionPath(guru.slug, child.slug, question.binge_id)}>
-                  {child.question}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      <FollowUpBox
-        guruSlug={guru.slug}
-        rootSlug={question.slug}
-        parentSlug={question.slug}
-        bingeId={question.binge_id ?? undefined}
-        suggestions={followUps}
-      />
-    </main>
-  );
+export default async function PublicQuestionPage(props: PublicQuestionPageProps) {
+  const { slug, question } = await props.params;
+  return <QuestionPage slug={slug} questionSlug={question} cached />;
 }

@@ -1,12 +1,10 @@
-"""The sources a set of answers cited most, counted in the database from the references each
-answer stores (`[{title, link, icon}]`): the JSON array is expanded by the database's own
-function (PostgreSQL `jsonb_array_elements`, SQLite `json_each`), so no answer is loaded."""
+"""The sources a set of answers cited most, counted from the references each answer stores
+(`[{title, link, icon}]`) by the database's own JSON functions: what `CitedDay` must equal."""
 
 from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
-
 from openguru.answers.models import Question
 
 TOP_SOURCES = 10
@@ -38,11 +36,14 @@ LIMIT %s
 
 
 def top_cited_sources(
-    *, questions: QuerySet[Question], limit: int = TOP_SOURCES
+    *, questions: QuerySet[Question, Any], limit: int = TOP_SOURCES
 ) -> list[dict[str, Any]]:
     """The most cited references (link and title; a pasted or private source has no link),
-    each with how many of `questions` cite it, most first."""
-    ids_sql, ids_params = questions.order_by().values("id").query.sql_with_params()
+    each with how many of `questions` cite it, most first. `questions` may be a slice of ids
+    (the newest so many)."""
+    if not questions.query.is_sliced:
+        questions = questions.order_by().values("id")
+    ids_sql, ids_params = questions.query.sql_with_params()
     template = _POSTGRESQL if connection.vendor == "postgresql" else _SQLITE
     sql = template.format(table=connection.ops.quote_name(Question._meta.db_table), ids=ids_sql)
     with connection.cursor() as cursor:
