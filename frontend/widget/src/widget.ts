@@ -113,13 +113,20 @@ export class Widget {
       this.showGuru(guru);
       return guru;
     } catch (error) {
-      this.log.replaceChildren(this.errorBox(error, () => void this.retryGuru()));
+      this.showIntro(this.errorBox(error, () => void this.retryGuru()));
       return null;
     }
   }
 
+  /** The guru's greeting (or why it could not load) fills the log until the first question:
+   * a slow guru call must not wipe a conversation the reader started before it answered. */
+  private showIntro(node: HTMLElement): void {
+    if (this.log.querySelector(".question")) return;
+    this.log.replaceChildren(node);
+  }
+
   private async retryGuru(): Promise<void> {
-    this.log.replaceChildren(h("p", { class: "thinking" }, "Connecting"));
+    this.showIntro(h("p", { class: "thinking" }, "Connecting"));
     this.guruLoad = this.loadGuru();
     await this.guruLoad;
   }
@@ -146,7 +153,7 @@ export class Widget {
           question,
         ),
       );
-    this.log.replaceChildren(
+    this.showIntro(
       h(
         "div",
         { class: "intro" },
@@ -228,7 +235,8 @@ export class Widget {
   /** Asks a question; after the first answer every question is a follow-up in one binge. */
   async ask(question: string): Promise<void> {
     if (this.busy) return;
-    this.log.querySelector(".intro")?.remove();
+    // The first question replaces the greeting (or the guru's load error) in the log.
+    if (!this.log.querySelector(".question")) this.log.replaceChildren();
     this.log.append(h("p", { class: "question" }, question));
     await this.attempt(question);
   }
