@@ -171,6 +171,17 @@ def reindex(client: APIClient, source_id: int) -> dict[str, Any]:
     return detail_of(client, source_id)
 
 
+def cited_links(client: APIClient, question: str) -> list[str]:
+    """The links an answer to `question` cites (the admin answer API, fast mode)."""
+    response = client.post(
+        f"/api/gurus/{SLUG}/answer/", {"question": question, "mode": "fast"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["refused"] is False, body
+    return [reference["link"] for reference in body["references"]]
+
+
 def chunks_of(guru: Guru, source_id: int) -> list[SearchHit]:
     """Every chunk the source has in the guru's collection."""
     store = get_vector_store()

@@ -16,11 +16,13 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from tests.fakes.confluence_api import FakeAttachment, FakeConfluenceApi, FakePage
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.sources.ingestion_helpers import (
     SLUG,
     SOURCES,
     add,
     chunks_of,
+    cited_links,
     detail_of,
     guru,
     make_pdf,
@@ -250,6 +252,16 @@ def test_a_search_hit_cites_the_page_and_heading(
     listed = APIClient().get(f"/api/v1/{SLUG}/data-sources/", HTTP_X_API_KEY=key)
     assert listed.status_code == 200 and '"CONFLUENCE"' in listed.content.decode()
     assert TOKEN not in listed.content.decode()
+
+
+def test_an_answer_cites_the_page_heading_and_the_attached_pdfs_page(
+    admin_client: APIClient, guru: Guru, cloud: FakeConfluenceApi, llm_server: FakeOpenAIServer
+) -> None:
+    _add(admin_client, cloud)
+    keys = cited_links(admin_client, "How long does the old key stay valid after rotate-keys?")
+    assert f"{cloud.page_link(cloud.pages['101'])}#Rotate-the-keys" in keys
+    port = cited_links(admin_client, "Which port does the pelican gateway listen on?")
+    assert f"{cloud.base_url}/download/attachments/102/gateway-manual.pdf#page=1" in port
 
 
 def test_bad_links_and_options_are_refused_at_once(

@@ -20,11 +20,13 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from tests.fakes.github_api import FakeComment, FakeDiscussion, FakeGitHubApi, FakeIssue
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.sources.ingestion_helpers import (
     SLUG,
     SOURCES,
     add,
     chunks_of,
+    cited_links,
     detail_of,
     guru,
     reindex,
@@ -244,6 +246,16 @@ def test_a_search_hit_cites_the_exact_comment(
     listed = APIClient().get(f"/api/v1/{SLUG}/data-sources/", HTTP_X_API_KEY=key)
     assert listed.status_code == 200 and '"GITHUB_ISSUES"' in listed.content.decode()
     assert TOKEN not in listed.content.decode()
+
+
+def test_an_answer_cites_the_exact_comment_and_the_accepted_answer(
+    admin_client: APIClient, guru: Guru, github: FakeGitHubApi, llm_server: FakeOpenAIServer
+) -> None:
+    _add_issues(admin_client)
+    crash = cited_links(admin_client, "Which FERRET_MODE value makes the startup crash go away?")
+    assert CRASH_ANCHOR in crash
+    keys = cited_links(admin_client, "How often do I run the rotate-keys command?")
+    assert f"{REPO}/discussions/7#discussioncomment-701" in keys
 
 
 def test_bad_links_and_options_are_refused_at_once(admin_client: APIClient, guru: Guru) -> None:

@@ -16,6 +16,7 @@ from openguru.sources.tasks import sources_enqueue_due_resyncs
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.youtube_data_api import DATA_API_KEY, FakeEntry, FakeYouTubeDataApi
 from tests.fakes.youtube_server import FakeYouTubeServer, spoken
 from tests.sources.ingestion_helpers import (
@@ -23,6 +24,7 @@ from tests.sources.ingestion_helpers import (
     assert_failed_for_a_reason,
     best_bm25_hit,
     chunks_of,
+    cited_links,
     detail_of,
     guru,
     reindex,
@@ -103,6 +105,19 @@ def test_first_sync_indexes_every_video_linked_to_its_moment(
     assert best["title"] == "Bison talk"
 
 
+def test_an_answer_cites_the_video_at_the_moment_it_is_said(
+    admin_client: APIClient,
+    guru: Guru,
+    data_api: FakeYouTubeDataApi,
+    youtube: FakeYouTubeServer,
+    llm_server: FakeOpenAIServer,
+) -> None:
+    added(admin_client)
+    links = cited_links(admin_client, "What is said in the bison lecture?")
+    moment = re.compile(rf"https://www\.youtube\.com/watch\?v={BETA}&t=\d+s")
+    assert any(moment.fullmatch(link) for link in links), links
+
+
 def test_a_resync_reads_only_new_videos_and_drops_removed_ones(
     admin_client: APIClient,
     guru: Guru,
@@ -170,6 +185,23 @@ def test_a_playlist_gone_upstream_fails_and_keeps_the_index(
 
     detail = reindex(admin_client, detail["id"])
     assert_failed_for_a_reason(detail, "no playlist at this address")
+    assert snapshot(guru, detail["id"]) == before
+
+
+def test_an_api_key_youtube_refuses_fails_in_words_and_keeps_the_index(
+    admin_client: APIClient,
+    guru: Guru,
+    data_api: FakeYouTubeDataApi,
+    youtube: FakeYouTubeServer,
+    settings: Settings,
+) -> None:
+    detail = added(admin_client)
+    before = snapshot(guru, detail["id"])
+    assert before
+    settings.YOUTUBE_API_KEY = "not-the-key"
+
+    detail = reindex(admin_client, detail["id"])
+    assert_failed_for_a_reason(detail, "YOUTUBE_API_KEY")
     assert snapshot(guru, detail["id"]) == before
 
 

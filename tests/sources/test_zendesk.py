@@ -21,6 +21,7 @@ from openguru.sources.validation import validate_source_input, validate_source_o
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.zendesk_api import WEB, FakeArticle, FakeZendeskApi
 from tests.sources.ingestion_helpers import (
     SLUG,
@@ -28,6 +29,7 @@ from tests.sources.ingestion_helpers import (
     add,
     assert_failed_for_a_reason,
     chunks_of,
+    cited_links,
     detail_of,
     guru,
     reindex,
@@ -275,6 +277,14 @@ def test_a_search_hit_cites_the_article_heading(
     listed = APIClient().get(f"/api/v1/{SLUG}/data-sources/", HTTP_X_API_KEY=key)
     assert listed.status_code == 200 and '"ZENDESK"' in listed.content.decode()
     assert TOKEN not in listed.content.decode()
+
+
+def test_an_answer_cites_the_article_heading(
+    admin_client: APIClient, guru: Guru, zendesk: FakeZendeskApi, llm_server: FakeOpenAIServer
+) -> None:
+    _add_help_center(admin_client, zendesk)
+    links = cited_links(admin_client, "How does a locked ferret account get unlocked?")
+    assert RESET_ANCHOR in links
 
 
 def test_bad_addresses_and_options_are_refused_at_once(
