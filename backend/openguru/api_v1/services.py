@@ -2,7 +2,7 @@
 its own through the sources services, so one bad URL never loses the others."""
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
@@ -22,6 +22,8 @@ class NewSource:
     title: str = ""
     content: str = ""
     version: str = ""  # the documentation version ("": every version)
+    options: dict[str, Any] = field(default_factory=dict)  # a connector's (TOKEN_TYPES)
+    token: str = ""  # a connector's credential: stored encrypted, never sent back
 
 
 def _result(kind: str, url: str, **fields: Any) -> dict[str, Any]:
@@ -37,6 +39,8 @@ def _one(guru: Guru, item: NewSource) -> dict[str, Any]:
             title=item.title,
             content=item.content,
             version=item.version,
+            options=item.options,
+            token=item.token,
         )
     except DomainError as exc:
         if exc.code == ErrorCode.CONFLICT:

@@ -20,7 +20,7 @@ from openguru.core.openapi import PAGE_PARAMETERS, errors, page_of
 from openguru.providers.vectorstore.factory import get_vector_store
 from openguru.sources.models import DataSource
 from openguru.sources.selectors import source_list
-from openguru.sources.services import source_delete, source_reindex
+from openguru.sources.services import TOKEN_TYPES, source_delete, source_reindex
 
 
 class DataSourceOutput(serializers.ModelSerializer):
@@ -83,6 +83,22 @@ class _Named(serializers.Serializer):
     content = serializers.CharField(trim_whitespace=False)
 
 
+class _Connector(serializers.Serializer):
+    """A connector source as the admin API's sources take one: type, link, options, token."""
+
+    type = serializers.ChoiceField(choices=sorted(TOKEN_TYPES))
+    url = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    options = serializers.DictField(required=False)
+    token = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        help_text="The connector's token, as the admin API's sources take it. Stored "
+        "encrypted, never returned.",
+    )
+
+
 class IdsInput(serializers.Serializer):
     ids = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=DB_ID_MAX),
@@ -104,6 +120,13 @@ class DataSourcesApi(V1Api):
         )
         text_sources = serializers.ListField(child=_Named(), required=False, max_length=1000)
         faq_sources = serializers.ListField(child=_Named(), required=False, max_length=1000)
+        connector_sources = serializers.ListField(
+            child=_Connector(),
+            required=False,
+            max_length=100,
+            help_text="GitHub issues and discussions, Confluence, Jira, Zendesk: each with its "
+            "options and token (docs/connectors.md).",
+        )
         version = serializers.CharField(
             max_length=32,
             required=False,
@@ -118,7 +141,8 @@ class DataSourcesApi(V1Api):
             if not any(value for name, value in attrs.items() if name != "version"):
                 raise serializers.ValidationError(
                     "Send at least one of website_urls, youtube_urls, github_urls, "
-                    "text_sources, faq_sources (or files as multipart pdf_files or files)."
+                    "text_sources, faq_sources, connector_sources (or files as multipart "
+                    "pdf_files or files)."
                 )
             return attrs
 
@@ -253,6 +277,16 @@ def _new_sources(data: dict[str, Any]) -> list[NewSource]:
             NewSource(type=kind, title=t.get("name", ""), content=t["content"], version=version)
             for t in data.get(field, [])
         ]
+    items += [
+        NewSource(
+            type=c["type"],
+            url=c.get("url", ""),
+            options=c.get("options", {}),
+            token=c.get("token", ""),
+            version=version,
+        )
+        for c in data.get("connector_sources", [])
+    ]
     return items
 
 

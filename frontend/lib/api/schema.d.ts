@@ -2187,6 +2187,8 @@ export interface components {
             results: components["schemas"]["DataSourceOutput"][];
         };
         DataSourcesAddRequest: {
+            /** @description GitHub issues and discussions, Confluence, Jira, Zendesk: each with its options and token (docs/connectors.md). */
+            connector_sources?: components["schemas"]["_ConnectorRequest"][];
             faq_sources?: components["schemas"]["_NamedRequest"][];
             github_urls?: string[];
             text_sources?: components["schemas"]["_NamedRequest"][];
@@ -3527,6 +3529,24 @@ export interface components {
             title: string;
             video_id: string;
         };
+        /** @description A connector source as the admin API's sources take one: type, link, options, token. */
+        _ConnectorRequest: {
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description The connector's token, as the admin API's sources take it. Stored encrypted, never returned. */
+            token?: string;
+            type: components["schemas"]["_ConnectorTypeEnum"];
+            url?: string;
+        };
+        /**
+         * @description * `confluence` - confluence
+         *     * `github_issues` - github_issues
+         *     * `jira` - jira
+         *     * `zendesk` - zendesk
+         * @enum {string}
+         */
+        _ConnectorTypeEnum: "confluence" | "github_issues" | "jira" | "zendesk";
         _NamedRequest: {
             content: string;
             name?: string;
