@@ -2,11 +2,13 @@
 loopback YouTube Data API, transcripts from the loopback youtube.com, chunks in Milvus Lite.
 A re-sync (manual or periodic) reads only new videos and drops the chunks of removed ones."""
 
+import io
 import re
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 from openguru.gurus.models import Guru
 from openguru.integrations.apikeys.services import admin_token_owner, api_key_create
@@ -168,6 +170,16 @@ def test_the_periodic_resync_picks_up_a_new_video(
     assert sources_enqueue_due_resyncs() == 1
     assert detail_of(admin_client, detail["id"])["status"] == "SUCCESS"
     assert videos_of(guru, detail["id"]) == {ALPHA, GAMMA}
+
+
+def test_add_source_follows_a_playlist_from_the_terminal(
+    guru: Guru, data_api: FakeYouTubeDataApi, youtube: FakeYouTubeServer
+) -> None:
+    out = io.StringIO()
+    call_command("add_source", guru.slug, "youtube", PLAYLIST_URL, stdout=out, stderr=out)
+    source = DataSource.objects.get(guru=guru, type="youtube")
+    assert source.status == "SUCCESS", source.user_error
+    assert videos_of(guru, source.pk) == {ALPHA, BETA}
 
 
 def test_a_playlist_gone_upstream_fails_and_keeps_the_index(
