@@ -157,3 +157,11 @@ def discussion_answered(answer: str) -> dict[str, Any]:
     payload["discussion"]["body"] = "Which tool makes one?"
     payload["discussion"]["answer_html_url"] = payload["answer"]["html_url"]
     return payload
+
+
+def discussion_opened(body: str) -> dict[str, Any]:
+    """`discussion` `created`: a new discussion whose body is `body`."""
+    payload = discussion_comment("")
+    del payload["comment"]
+    payload["discussion"]["body"] = body
+    return payload

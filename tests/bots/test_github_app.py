@@ -16,6 +16,7 @@ from tests.bots.github_app_fixtures import (
     deliver,
     discussion_answered,
     discussion_comment,
+    discussion_opened,
     issue_comment,
     issue_opened,
     signature,
@@ -194,3 +195,28 @@ def test_an_accepted_discussion_answer_becomes_an_faq_entry_linking_back_once(
         "answer": "Run `python -m venv .venv` in the project.",
     }
     assert github_api.comments == []
+
+
+def test_a_mention_in_a_new_issue_is_answered_in_it(
+    github_bot: Integration, github_api: FakeGitHubApp
+):
+    response = deliver("issues", issue_opened(26, "Virtual environments", f"@{SLUG} {QUESTION}"))
+
+    assert response.json()["answering"] is True
+    [reply] = github_api.comments
+    assert (reply.repository, reply.number) == (REPO, 26) and "venv" in reply.body
+    question = Question.objects.get(source=Question.Source.GITHUB)
+    assert question.user_question == f"Virtual environments\n\n{QUESTION}"
+    assert Thread.objects.get(channel_id=REPO, thread_id="issue/26").binge.root_question == question
+
+
+def test_a_mention_in_a_new_discussion_is_answered_with_a_top_level_comment(
+    github_bot: Integration, github_api: FakeGitHubApp
+):
+    response = deliver("discussion", discussion_opened(f"@{SLUG} {QUESTION}"))
+
+    assert response.json()["answering"] is True
+    [reply] = github_api.comments
+    assert (reply.discussion_id, reply.reply_to) == (DISCUSSION_NODE, None)
+    assert "venv" in reply.body and "**Trust score:**" in reply.body
+    assert Thread.objects.filter(channel_id=REPO, thread_id="discussion/1").exists()

@@ -36,5 +36,8 @@ class GitHubAppDelivery(TimeStampedModel):
     payload = models.JSONField(default=dict)
     # When its task was handed to the broker; None while it is not (beat's sweep sends it).
     sent_at = models.DateTimeField(null=True, blank=True)
+    # The reply written, kept before it is posted: a task retried after GitHub refused the
+    # post (a rate limit, a 5xx) posts it as it is instead of asking the question again.
+    reply_body = models.TextField(blank=True, default="")
     # The reply comment posted (its node or REST id); "" until it is.
     reply_id = models.CharField(max_length=100, blank=True, default="")

@@ -1,6 +1,8 @@
 """The GitHub App bot's answer to one delivery (run by a Celery task): the question asked
 through the bots' door, then one reply comment with the whole answer (GitHub shows no edits
-as they happen, and every edit would notify the thread's watchers)."""
+as they happen, and every edit would notify the thread's watchers). The reply is kept on the
+delivery before it is posted, so a task retried after GitHub refused the post (a rate limit,
+a 5xx) posts the same reply without asking again."""
 
 import asyncio
 import logging
@@ -66,18 +68,25 @@ def github_delivery_answer(*, delivery_pk: int) -> None:
     ask = github_delivery_ask(app=app, event=delivery.event, payload=delivery.payload)
     if ask is None:
         return
-    thread = BotThread(integration, ask.repository, ask.thread_id)
+    if not delivery.reply_body:  # else asked before, and only its post failed
+        _keep(delivery, _reply_written(app, ask))
+    delivery.reply_id = _post(app, ask, delivery.reply_body)
+    delivery.save(update_fields=["reply_id", "updated_at"])
+
+
+def _reply_written(app: GitHubApp, ask: Ask) -> str:
+    """The reply's body: the answer (its thread's binge rooted or continued), or busy."""
+    thread = BotThread(app.integration, ask.repository, ask.thread_id)
     prepared = bot_ask_prepare(thread=thread, question=ask.question, channel=Channel.GITHUB)
     if prepared is None:  # the installation's key is over its rate limit
-        _record(delivery, _post(app, ask, BUSY))
-        return
+        return BUSY
     reply: BotReply = asyncio.run(
         reply_stream(prepared.events(), progress=_no_progress, interval=3600)
     )
-    _record(delivery, _post(app, ask, _reply_body(app, reply)))
     thread_remember(thread=thread, binge=prepared.binge, reply=reply)
+    return _reply_body(app, reply)
 
 
-def _record(delivery: GitHubAppDelivery, reply_id: str) -> None:
-    delivery.reply_id = reply_id
-    delivery.save(update_fields=["reply_id", "updated_at"])
+def _keep(delivery: GitHubAppDelivery, body: str) -> None:
+    delivery.reply_body = body
+    delivery.save(update_fields=["reply_body", "updated_at"])

@@ -1,10 +1,13 @@
 """The GitHub App's calls to GitHub, through githubkit: the app's JWT (RS256, signed with its
 private key) mints installation access tokens, which are cached until they expire, in Django's
 cache (so every worker shares them), encrypted like the bot tokens. githubkit also sends a call
-GitHub rate-limits (429, or a secondary limit's 403) again after its Retry-After, and a 5xx
-again after a pause; what still fails raises `TransientError`, which the task retries.
+GitHub rate-limits (429, or a secondary limit's 403) again after its Retry-After when that is
+short, and a 5xx again after a pause; what still fails raises `TransientError` (a rate limit's
+`GitHubRateLimited`, which the task retries after its Retry-After). Any other 4xx (a 403 for
+want of a permission, a 404) is `DomainError`: asking again would not change it.
 `GITHUB_API_URL` is the API's address (GitHub Enterprise, or a stand-in in tests)."""
 
+import math
 from datetime import timedelta
 from typing import Any
 
@@ -13,13 +16,18 @@ from django.core.cache import cache
 from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub
 from githubkit.auth.app import AppAuth
 from githubkit.cache import BaseCache, MemCacheStrategy
-from githubkit.exception import GitHubException, GraphQLFailed, RequestFailed
+from githubkit.exception import GitHubException, GraphQLFailed, RateLimitExceeded, RequestFailed
+from githubkit.retry import RETRY_SERVER_ERROR
+from githubkit.typing import RetryOption
 
 from openguru.core.errors import DomainError, ErrorCode, TransientError
 from openguru.integrations.crypto import secret_decrypt, secret_encrypt
 from openguru.integrations.models import GitHubApp
 
 TIMEOUT_SECONDS = 30
+# A rate limit's Retry-After longer than this is not slept in the calling process (a worker's
+# task has minutes; a console request seconds): the call fails and the task is retried later.
+RETRY_AFTER_MAX_SECONDS = 30.0
 _ADD_DISCUSSION_COMMENT = """
 mutation($discussionId: ID!, $body: String!, $replyToId: ID) {
   addDiscussionComment(input: {discussionId: $discussionId, body: $body, replyToId: $replyToId}) {
@@ -47,6 +55,18 @@ class _SharedCacheStrategy(MemCacheStrategy):
         return _SharedTokenCache()
 
 
+class GitHubRateLimited(TransientError):
+    """GitHub's rate limit held past what is waited in process (`retry_after`: its seconds)."""
+
+
+def _retry(exc: GitHubException, retry_count: int) -> RetryOption:
+    """githubkit's own choice (a rate limit once, a 5xx thrice), but never a long sleep."""
+    if isinstance(exc, RateLimitExceeded):
+        wait = exc.retry_after.total_seconds()
+        return RetryOption(retry_count < 1 and wait <= RETRY_AFTER_MAX_SECONDS, exc.retry_after)
+    return RETRY_SERVER_ERROR(exc, retry_count)
+
+
 def _app_auth(app: GitHubApp) -> AppAuthStrategy:
     return AppAuthStrategy(app_id=app.app_id, private_key=secret_decrypt(app.private_key))
 
@@ -59,6 +79,7 @@ def _client(auth: AppAuthStrategy | AppInstallationAuthStrategy) -> GitHub[Any]:
         cache_strategy=_SharedCacheStrategy(),
         http_cache=False,
         user_agent="OpenGuru",
+        auto_retry=_retry,
     )
 
 
@@ -78,9 +99,16 @@ def _token_forget(app: GitHubApp) -> None:
 
 
 def _error(exc: GitHubException, doing: str) -> Exception:
+    if isinstance(exc, RateLimitExceeded):
+        status = exc.response.status_code
+        return GitHubRateLimited(
+            ErrorCode.PROVIDER_UNAVAILABLE,
+            f"GitHub answered {status} (rate limited) while {doing}.",
+            retry_after=max(math.ceil(exc.retry_after.total_seconds()), 1),
+        )
     if isinstance(exc, RequestFailed):
         status = exc.response.status_code
-        if status >= 500 or status == 429 or status == 403:
+        if status >= 500 or status == 429:
             return TransientError(
                 ErrorCode.PROVIDER_UNAVAILABLE, f"GitHub answered {status} while {doing}."
             )

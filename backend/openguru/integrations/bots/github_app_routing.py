@@ -32,6 +32,14 @@ class Ask:
     reply_to: str = ""  # a discussion comment's node id: the reply goes in its thread
 
 
+def _without(mention: re.Pattern[str], text: str) -> str:
+    """`text` without the mentions and the spaces beside them; a line with none is kept as it
+    is (a code block's indentation means something)."""
+    spaced = re.compile(rf"[ \t]*(?:{mention.pattern})[ \t]*", re.IGNORECASE)
+    lines = text.split("\n")
+    return "\n".join(spaced.sub(" ", x).strip() if mention.search(x) else x for x in lines).strip()
+
+
 def _text(item: dict[str, Any]) -> str:
     return f"{item.get('title') or ''}\n\n{item.get('body') or ''}".strip()
 
@@ -71,12 +79,12 @@ def github_delivery_ask(*, app: GitHubApp, event: str, payload: dict[str, Any]) 
         said = str(comment.get("body") or "")
         if mention is None or not mention.search(said):
             return None
-        question = " ".join(mention.sub(" ", said).split()) or _text(item)
+        question = _without(mention, said) or _text(item)
     else:  # a new issue or discussion: mentioned, or the repository answers every new one
         said = _text(item)
         if not (mention and mention.search(said)) and not _answers_every_new(app, repository, item):
             return None
-        question = mention.sub(" ", said).strip() if mention else said
+        question = _without(mention, said) if mention else said
     reply_to = ""
     if kind == "discussion" and isinstance(comment, dict) and not comment.get("parent_id"):
         reply_to = str(comment.get("node_id") or "")

@@ -3,7 +3,7 @@ task. Registered under the names of `integrations/tasks.py`, the module Celery d
 
 import logging
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -13,7 +13,13 @@ from openguru.integrations.models import GitHubAppDelivery
 logger = logging.getLogger(__name__)
 
 
+# GitHub's primary rate limit resets within the hour; an hour also stays within the broker's
+# visibility timeout, so a task waiting that long is not handed to a second worker.
+RATE_LIMIT_WAIT_MAX_SECONDS = 3600
+
+
 @shared_task(
+    bind=True,
     name="openguru.integrations.tasks.github_delivery_task",
     autoretry_for=(TransientError,),
     retry_backoff=True,
@@ -22,10 +28,15 @@ logger = logging.getLogger(__name__)
     time_limit=330,
     ignore_result=True,
 )
-def github_delivery_task(delivery_pk: int) -> None:
+def github_delivery_task(self: Task, delivery_pk: int) -> None:
     from openguru.integrations.bots.github_app_answers import github_delivery_answer
+    from openguru.integrations.bots.github_app_client import GitHubRateLimited
 
-    github_delivery_answer(delivery_pk=delivery_pk)
+    try:
+        github_delivery_answer(delivery_pk=delivery_pk)
+    except GitHubRateLimited as exc:  # tried again once GitHub said it may be
+        wait = min(exc.retry_after or 60, RATE_LIMIT_WAIT_MAX_SECONDS)
+        raise self.retry(exc=exc, countdown=wait) from exc
 
 
 def github_delivery_send(*, delivery_pk: int) -> bool:

@@ -8,6 +8,7 @@ import { Checkbox } from "@/components/console/ui/Checkbox";
 import { ConfirmButton } from "@/components/console/ui/ConfirmButton";
 import { Field } from "@/components/console/ui/Field";
 import formStyles from "@/components/console/ui/forms.module.css";
+import { commaList } from "@/components/console/sources/ConnectorForm";
 import { ErrorNotice, Loading } from "@/components/console/ui/Status";
 import { useAction } from "@/lib/console/useAction";
 import { deleteIntegration } from "@/lib/integrations/api";
@@ -136,6 +137,8 @@ export function GitHubAppForm({ slug, id, onSaved }: GitHubAppFormProps) {
 function Repositories({ slug, id }: { slug: string; id: number }) {
   const { data, error, mutate } = useGitHubApp(slug, id);
   const [settings, setSettings] = useState<Settings | null>(null);
+  // The labels as typed: read back from the list, a comma or a space just typed would vanish.
+  const [labelsTyped, setLabelsTyped] = useState<Record<string, string>>({});
   const { run, busy, error: saveError, message } = useAction();
   if (error) return <ErrorNotice title="The app could not be loaded" error={error} />;
   if (!data) return <Loading what="repositories" />;
@@ -176,15 +179,14 @@ function Repositories({ slug, id }: { slug: string; id: number }) {
             {(c) => (
               <input
                 {...c}
-                value={(current[repository.full_name]?.labels ?? []).join(", ")}
-                onChange={(e) =>
-                  change(repository.full_name, {
-                    labels: e.target.value
-                      .split(",")
-                      .map((label) => label.trim())
-                      .filter(Boolean),
-                  })
+                value={
+                  labelsTyped[repository.full_name] ??
+                  (current[repository.full_name]?.labels ?? []).join(", ")
                 }
+                onChange={(e) => {
+                  setLabelsTyped({ ...labelsTyped, [repository.full_name]: e.target.value });
+                  change(repository.full_name, { labels: commaList(e.target.value) });
+                }}
               />
             )}
           </Field>
