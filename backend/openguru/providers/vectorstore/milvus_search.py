@@ -1,25 +1,22 @@
-"""The searches of the Milvus vector store (dense, BM25 and hybrid), kept apart from its
-collections and writes in milvus.py."""
+"""The searches of the Milvus vector store (dense, BM25, and hybrid as the two fused in
+hybrid.py), kept apart from its collections and writes in milvus.py."""
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from pymilvus import MilvusClient, RRFRanker
+from pymilvus import MilvusClient
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.providers.vectorstore.base import RRF_K, SearchFilter, SearchHit
+from openguru.providers.vectorstore.base import SearchFilter, SearchHit
+from openguru.providers.vectorstore.hybrid import fused_search
 from openguru.providers.vectorstore.milvus_errors import unless_missing
-from openguru.providers.vectorstore.milvus_expressions import filter_expression, hybrid_requests
+from openguru.providers.vectorstore.milvus_expressions import filter_expression
 from openguru.providers.vectorstore.milvus_rows import float_list, search_hit
 from openguru.providers.vectorstore.milvus_scope import Scope
 
 # Milvus caps topK and offset + limit of a query at 16384.
 MAX_TOP_K = 16_384
-# Hybrid search fuses each ranking's candidates: fetching more than `limit` from each lets a
-# chunk that is, say, 15th by vector but 1st by keywords still reach the fused top 10.
-_HYBRID_CANDIDATES_FACTOR = 2
-_HYBRID_MIN_CANDIDATES = 20
 
 # Queries that drive incremental indexing and counts must see the previous write.
 STRONG = "Strong"
@@ -117,22 +114,5 @@ class MilvusSearches:
         limit: int,
         where: SearchFilter | None = None,
     ) -> list[SearchHit]:
-        expr = filter_expression(where)
-        if expr is None or limit <= 0:
-            return []
-        limit = min(limit, MAX_TOP_K)
-        candidates = min(max(limit * _HYBRID_CANDIDATES_FACTOR, _HYBRID_MIN_CANDIDATES), MAX_TOP_K)
-        scope = self._scope(name)
-        requests = hybrid_requests(vector, text, candidates=candidates, expr=scope.where(expr))
-        with unless_missing(), self._nothing_when_empty(name), self._translated("search"):
-            results = self._client.hybrid_search(
-                scope.collection,
-                requests,
-                RRFRanker(RRF_K),
-                limit=limit,
-                output_fields=OUTPUT_FIELDS,
-                consistency_level=SEARCH_CONSISTENCY,
-                timeout=self._search_timeout,
-            )
-            return [scope.hit(search_hit(raw)) for raw in results[0]]
-        return []
+        # Not Milvus's own hybrid_search: see hybrid.py.
+        return fused_search(self, name, vector, text, limit=min(limit, MAX_TOP_K), where=where)
