@@ -1,9 +1,13 @@
-"""Milvus boolean expressions: search filters, string lists and key paging, safely escaped."""
+"""Milvus boolean expressions (search filters, string lists and key paging, safely escaped) and
+the requests of a hybrid search that carry them."""
 
 import operator
 from collections.abc import Sequence
 
+from pymilvus import AnnSearchRequest
+
 from openguru.providers.vectorstore.base import SearchFilter
+from openguru.providers.vectorstore.milvus_rows import float_list
 
 
 def filter_expression(where: SearchFilter | None) -> str | None:
@@ -39,3 +43,30 @@ def string_literal(value: str) -> str:
 def ids_after(last_id: str | None) -> str:
     """Rows past `last_id` in primary-key order ("" on the first page)."""
     return "" if last_id is None else f"id > {string_literal(last_id)}"
+
+
+def hybrid_requests(
+    vector: Sequence[float], text: str, *, candidates: int, expr: str
+) -> list[AnnSearchRequest]:
+    """The dense request and, when the text has words, the BM25 one. A filter applies only to
+    the request that carries it, so each one gets it."""
+    requests = [
+        AnnSearchRequest(
+            data=[float_list(vector)],
+            anns_field="vector",
+            param={"metric_type": "COSINE"},
+            limit=candidates,
+            expr=expr,
+        )
+    ]
+    if text.strip():  # no words: the dense ranking alone, still scored by RRF
+        requests.append(
+            AnnSearchRequest(
+                data=[text],
+                anns_field="sparse",
+                param={"metric_type": "BM25"},
+                limit=candidates,
+                expr=expr,
+            )
+        )
+    return requests

@@ -1,17 +1,17 @@
-"""The searches of the Milvus vector store (dense, BM25, and hybrid as the two fused in
-hybrid.py), kept apart from its collections and writes in milvus.py."""
+"""The searches of the Milvus vector store (dense, BM25 and hybrid), kept apart from its
+collections and writes in milvus.py."""
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from pymilvus import MilvusClient
+from pymilvus import MilvusClient, RRFRanker
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.providers.vectorstore.base import SearchFilter, SearchHit
-from openguru.providers.vectorstore.hybrid import fused_search
+from openguru.providers.vectorstore.base import RRF_K, SearchFilter, SearchHit
+from openguru.providers.vectorstore.hybrid import fused_search, hybrid_candidates
 from openguru.providers.vectorstore.milvus_errors import unless_missing
-from openguru.providers.vectorstore.milvus_expressions import filter_expression
+from openguru.providers.vectorstore.milvus_expressions import filter_expression, hybrid_requests
 from openguru.providers.vectorstore.milvus_rows import float_list, search_hit
 from openguru.providers.vectorstore.milvus_scope import Scope
 
@@ -114,5 +114,24 @@ class MilvusSearches:
         limit: int,
         where: SearchFilter | None = None,
     ) -> list[SearchHit]:
-        # Not Milvus's own hybrid_search: see hybrid.py.
-        return fused_search(self, name, vector, text, limit=min(limit, MAX_TOP_K), where=where)
+        limit = min(limit, MAX_TOP_K)
+        scope = self._scope(name)
+        if scope.tenant is not None:  # rows in a shared collection: see hybrid.py
+            return fused_search(self, name, vector, text, limit=limit, where=where)
+        expr = filter_expression(where)
+        if expr is None or limit <= 0:
+            return []
+        candidates = min(hybrid_candidates(limit), MAX_TOP_K)
+        requests = hybrid_requests(vector, text, candidates=candidates, expr=expr)
+        with unless_missing(), self._nothing_when_empty(name), self._translated("search"):
+            results = self._client.hybrid_search(
+                scope.collection,
+                requests,
+                RRFRanker(RRF_K),
+                limit=limit,
+                output_fields=OUTPUT_FIELDS,
+                consistency_level=SEARCH_CONSISTENCY,
+                timeout=self._search_timeout,
+            )
+            return [search_hit(raw) for raw in results[0]]
+        return []
