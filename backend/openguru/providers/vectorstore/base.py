@@ -115,7 +115,7 @@ class VectorStore(Protocol):
         limit: int,
         where: SearchFilter | None = None,
     ) -> list[SearchHit]:
-        """Dense + BM25 fused with reciprocal-rank fusion inside the store."""
+        """Dense + BM25, each with the filter, fused with reciprocal-rank fusion (hybrid.py)."""
         ...
 
 

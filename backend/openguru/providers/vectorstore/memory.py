@@ -8,7 +8,6 @@ k1 = 1.2, b = 0.75, IDF = ln(1 + (N - df + 0.5) / (df + 0.5)), statistics over t
 """
 
 import copy
-import dataclasses
 import functools
 import math
 import re
@@ -22,18 +21,16 @@ import numpy as np
 import snowballstemmer
 
 from openguru.core.errors import DomainError, ErrorCode
-from openguru.providers.vectorstore.base import RRF_K, ChunkRecord, SearchFilter, SearchHit
+from openguru.providers.vectorstore.base import ChunkRecord, SearchFilter, SearchHit
 from openguru.providers.vectorstore.bm25_analyzers import (
     DEFAULT_BM25_ANALYZER,
     bm25_analyzer_params,
 )
+from openguru.providers.vectorstore.hybrid import fused_search
 from openguru.providers.vectorstore.milvus_rows import chunk_row
 
 BM25_K1 = 1.2
 BM25_B = 0.75
-# As the Milvus store: each ranking of a hybrid search brings more than `limit` candidates.
-_HYBRID_CANDIDATES_FACTOR = 2
-_HYBRID_MIN_CANDIDATES = 20
 _WORD = re.compile(r"\w+")
 
 Analyzer = Callable[[str], list[str]]
@@ -317,21 +314,4 @@ class MemoryVectorStore:
         limit: int,
         where: SearchFilter | None = None,
     ) -> list[SearchHit]:
-        if limit <= 0:
-            return []
-        candidates = max(limit * _HYBRID_CANDIDATES_FACTOR, _HYBRID_MIN_CANDIDATES)
-        rankings = [self.search_dense(name, vector, limit=candidates, where=where)]
-        if text.strip():  # no words: the dense ranking alone, still scored by RRF
-            rankings.append(self.search_bm25(name, text, limit=candidates, where=where))
-        fused: dict[str, float] = {}
-        hits: dict[str, SearchHit] = {}
-        for ranking in rankings:
-            for rank, hit in enumerate(ranking, start=1):
-                fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
-                hits.setdefault(hit.id, hit)
-        order = sorted(fused, key=lambda hit_id: (-fused[hit_id], hit_id))[:limit]
-        return [_with_score(hits[hit_id], fused[hit_id]) for hit_id in order]
-
-
-def _with_score(hit: SearchHit, score: float) -> SearchHit:
-    return dataclasses.replace(hit, score=score)
+        return fused_search(self, name, vector, text, limit=limit, where=where)

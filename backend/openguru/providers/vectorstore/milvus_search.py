@@ -9,6 +9,7 @@ from pymilvus import MilvusClient, RRFRanker
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.providers.vectorstore.base import RRF_K, SearchFilter, SearchHit
+from openguru.providers.vectorstore.hybrid import fused_search, hybrid_candidates
 from openguru.providers.vectorstore.milvus_errors import unless_missing
 from openguru.providers.vectorstore.milvus_expressions import filter_expression, hybrid_requests
 from openguru.providers.vectorstore.milvus_rows import float_list, search_hit
@@ -16,10 +17,6 @@ from openguru.providers.vectorstore.milvus_scope import Scope
 
 # Milvus caps topK and offset + limit of a query at 16384.
 MAX_TOP_K = 16_384
-# Hybrid search fuses each ranking's candidates: fetching more than `limit` from each lets a
-# chunk that is, say, 15th by vector but 1st by keywords still reach the fused top 10.
-_HYBRID_CANDIDATES_FACTOR = 2
-_HYBRID_MIN_CANDIDATES = 20
 
 # Queries that drive incremental indexing and counts must see the previous write.
 STRONG = "Strong"
@@ -117,13 +114,15 @@ class MilvusSearches:
         limit: int,
         where: SearchFilter | None = None,
     ) -> list[SearchHit]:
+        limit = min(limit, MAX_TOP_K)
+        scope = self._scope(name)
+        if scope.tenant is not None:  # rows in a shared collection: see hybrid.py
+            return fused_search(self, name, vector, text, limit=limit, where=where)
         expr = filter_expression(where)
         if expr is None or limit <= 0:
             return []
-        limit = min(limit, MAX_TOP_K)
-        candidates = min(max(limit * _HYBRID_CANDIDATES_FACTOR, _HYBRID_MIN_CANDIDATES), MAX_TOP_K)
-        scope = self._scope(name)
-        requests = hybrid_requests(vector, text, candidates=candidates, expr=scope.where(expr))
+        candidates = min(hybrid_candidates(limit), MAX_TOP_K)
+        requests = hybrid_requests(vector, text, candidates=candidates, expr=expr)
         with unless_missing(), self._nothing_when_empty(name), self._translated("search"):
             results = self._client.hybrid_search(
                 scope.collection,
@@ -134,5 +133,5 @@ class MilvusSearches:
                 consistency_level=SEARCH_CONSISTENCY,
                 timeout=self._search_timeout,
             )
-            return [scope.hit(search_hit(raw)) for raw in results[0]]
+            return [search_hit(raw) for raw in results[0]]
         return []
