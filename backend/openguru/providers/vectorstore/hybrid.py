@@ -69,3 +69,9 @@ def reciprocal_rank_fusion(
             hits.setdefault(hit.id, hit)
     order = sorted(fused, key=lambda hit_id: (-fused[hit_id], hit_id))[: max(limit, 0)]
     return [dataclasses.replace(hits[hit_id], score=fused[hit_id]) for hit_id in order]
+
+
+def ties_to_smaller_id(hits: list[SearchHit]) -> list[SearchHit]:
+    """Milvus's fused hits with equal scores put in id order: Lite leaves them to an unstable
+    sort, so the same search could cite in a different order from one run to the next."""
+    return sorted(hits, key=lambda hit: (-hit.score, hit.id))

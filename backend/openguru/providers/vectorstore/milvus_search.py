@@ -9,7 +9,11 @@ from pymilvus import MilvusClient, RRFRanker
 
 from openguru.core.errors import DomainError, ErrorCode
 from openguru.providers.vectorstore.base import RRF_K, SearchFilter, SearchHit
-from openguru.providers.vectorstore.hybrid import fused_search, hybrid_candidates
+from openguru.providers.vectorstore.hybrid import (
+    fused_search,
+    hybrid_candidates,
+    ties_to_smaller_id,
+)
 from openguru.providers.vectorstore.milvus_errors import unless_missing
 from openguru.providers.vectorstore.milvus_expressions import filter_expression, hybrid_requests
 from openguru.providers.vectorstore.milvus_rows import float_list, search_hit
@@ -133,5 +137,5 @@ class MilvusSearches:
                 consistency_level=SEARCH_CONSISTENCY,
                 timeout=self._search_timeout,
             )
-            return [search_hit(raw) for raw in results[0]]
+            return ties_to_smaller_id([search_hit(raw) for raw in results[0]])
         return []
