@@ -63,7 +63,9 @@ def _wait_for(condition: Callable[[], bool]) -> None:
         time.sleep(0.02)
 
 
-def test_gurus_move_to_the_shared_layout_answering_all_along(python_guru, anon_client, layout):
+def test_gurus_move_to_the_shared_layout_answering_all_along(layout, python_guru, anon_client):
+    # `layout` first: the guru is built and indexed in a collection of its own, whatever the
+    # environment's VECTOR_LAYOUT.
     other = guru_make(slug="other", name="Other")
     source_create(
         guru=other,
