@@ -45,9 +45,9 @@ MILVUS_TOKEN = env.str("MILVUS_TOKEN", default="")
 MILVUS_LITE_DATA = env.path("MILVUS_LITE_DATA", default=str(DATA_DIR / "milvus" / "openguru.db"))
 MILVUS_COLLECTION_PREFIX = env.str("MILVUS_COLLECTION_PREFIX", default="guru_")
 MILVUS_BM25_ANALYZER = env.str("MILVUS_BM25_ANALYZER", default="english")  # english | standard
-# per_guru: a Milvus collection per guru; shared: one per embedding dimension (and BM25
-# analyzer) holding every guru's chunks, the guru as partition key. `manage.py
+# shared: one collection per embedding dimension (and BM25 analyzer) holding every guru's
+# chunks, the guru as partition key; per_guru: a Milvus collection per guru. `manage.py
 # vector_layout_migrate` moves existing gurus from per_guru to shared while they keep answering.
-VECTOR_LAYOUT = env.str("VECTOR_LAYOUT", default="per_guru")
+VECTOR_LAYOUT = env.str("VECTOR_LAYOUT", default="shared")
 # How long an answer's or a search's query waits for Milvus (retries included) before a 503.
 MILVUS_SEARCH_TIMEOUT_SECONDS = env.int("MILVUS_SEARCH_TIMEOUT_SECONDS", default=5)
