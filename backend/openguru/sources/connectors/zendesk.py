@@ -76,19 +76,19 @@ def options_checked(options: Mapping[str, Any]) -> dict[str, Any]:
     article = str(options.get("article_id") or "").strip()
     if article and not article.isdigit():
         raise DomainError(ErrorCode.INVALID_INPUT, "article_id is an article's number.")
-    return {
+    checked: dict[str, Any] = {
         "locale": locale,
         "section_ids": [int(s) for s in sections if str(s).strip()],
         "email": email,
-        "article_id": int(article) if article else None,
     }
+    return {**checked, "article_id": int(article)} if article else checked
 
 
 def zendesk_source_checked(url: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """The source's link (the help center's, or its one article's) and its checked options."""
     checked = options_checked(options)
     base = help_center_of(url)
-    if checked["article_id"] is None:
+    if "article_id" not in checked:
         return base, checked
     return f"{base}/hc/{checked['locale']}/articles/{checked['article_id']}", checked
 
@@ -116,7 +116,7 @@ class ZendeskConnector:
         self._listed: dict[str, dict[str, Any]] = {}
 
     def list_items(self) -> Iterator[Item]:
-        only = self._options["article_id"]
+        only = self._options.get("article_id")
         for article in self._articles():
             if article.get("draft") or only not in (
                 None,
