@@ -10,6 +10,7 @@ from openguru.gurus.models import Guru
 from openguru.sources.models import DataSource
 
 from tests.fakes.jira_api import FakeJiraApi, FakeJiraComment, FakeJiraIssue, adf
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.zendesk_api import WEB, FakeArticle, FakeZendeskApi
 from tests.sources.ingestion_helpers import chunks_of
 
@@ -57,7 +58,9 @@ def _jira_issues() -> dict[str, FakeJiraIssue]:
     }
 
 
-def test_a_jira_url_is_one_issue_read_with_the_sites_credentials(client: Client) -> None:
+def test_a_jira_url_is_one_issue_read_with_the_sites_credentials(
+    client: Client, admin_client, llm_server: FakeOpenAIServer
+) -> None:
     with FakeJiraApi(deployment="cloud", email=EMAIL, token=TOKEN) as jira:
         jira.issues.update(_jira_issues())
         issue_url = f"{jira.url}/browse/DOCS-1"
@@ -88,6 +91,13 @@ def test_a_jira_url_is_one_issue_read_with_the_sites_credentials(client: Client)
     assert source.credential and TOKEN not in source.credential
     assert _links(source.pk) == {issue_url, f"{issue_url}?focusedCommentId=10100"}
     assert [(r["status"], r["id"], r["url"]) for r in again] == [("exists", one["id"], issue_url)]
+    question = "Which FERRET_MODE value makes the startup crash go away?"
+    answer = admin_client.post(
+        f"/api/gurus/{SLUG}/answer/", {"question": question, "mode": "fast"}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    cited = [reference["link"] for reference in answer.json()["references"]]
+    assert f"{issue_url}?focusedCommentId=10100" in cited
 
 
 def test_a_jira_url_that_names_no_issue_is_refused(client: Client) -> None:
