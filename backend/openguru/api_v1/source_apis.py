@@ -54,6 +54,11 @@ class SourceAddResult(serializers.Serializer):
     status = serializers.ChoiceField(choices=["success", "exists", "error"])
     id = serializers.IntegerField(allow_null=True)
     title = serializers.CharField(allow_blank=True)
+    code = serializers.CharField(
+        required=False,
+        help_text="An error's stable code: site_not_connected (a Jira or Zendesk URL on a site "
+        "the guru has no source with credentials on), invalid_input, ...",
+    )
     message = serializers.CharField(required=False)
 
 
@@ -118,6 +123,21 @@ class DataSourcesApi(V1Api):
         github_urls = serializers.ListField(
             child=serializers.CharField(max_length=2000), required=False, max_length=100
         )
+        jira_urls = serializers.ListField(
+            child=serializers.CharField(max_length=2000),
+            required=False,
+            max_length=100,
+            help_text="Single Jira issues (https://acme.atlassian.net/browse/OPS-12), read with "
+            "the credentials of a Jira source the guru has on that site.",
+        )
+        zendesk_urls = serializers.ListField(
+            child=serializers.CharField(max_length=2000),
+            required=False,
+            max_length=100,
+            help_text="Single help center articles (https://acme.zendesk.com/hc/en-us/articles/"
+            "360001234-Title), read with the credentials of a Zendesk source the guru has on "
+            "that help center.",
+        )
         text_sources = serializers.ListField(child=_Named(), required=False, max_length=1000)
         faq_sources = serializers.ListField(child=_Named(), required=False, max_length=1000)
         connector_sources = serializers.ListField(
@@ -140,9 +160,9 @@ class DataSourcesApi(V1Api):
                 raise serializers.ValidationError({unknown[0]: "Unknown source type."})
             if not any(value for name, value in attrs.items() if name != "version"):
                 raise serializers.ValidationError(
-                    "Send at least one of website_urls, youtube_urls, github_urls, "
-                    "text_sources, faq_sources, connector_sources (or files as multipart "
-                    "pdf_files or files)."
+                    "Send at least one of website_urls, youtube_urls, github_urls, jira_urls, "
+                    "zendesk_urls, text_sources, faq_sources, connector_sources (or files as "
+                    "multipart pdf_files or files)."
                 )
             return attrs
 
@@ -270,6 +290,14 @@ def _new_sources(data: dict[str, Any]) -> list[NewSource]:
     items = [
         NewSource(type=kind, url=url, version=version)
         for field, kind in kinds
+        for url in data.get(field, [])
+    ]
+    items += [
+        NewSource(type=kind, url=url, version=version, single=True)
+        for field, kind in (
+            ("jira_urls", DataSource.Type.JIRA),
+            ("zendesk_urls", DataSource.Type.ZENDESK),
+        )
         for url in data.get(field, [])
     ]
     for field, kind in (("text_sources", DataSource.Type.TEXT), ("faq_sources", "faq")):

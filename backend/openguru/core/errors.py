@@ -44,6 +44,8 @@ class ErrorCode(StrEnum):
     INVALID_FILE = "invalid_file"
     NO_TRANSCRIPT = "no_transcript"
     REPO_NOT_FOUND = "repo_not_found"
+    # A single Jira issue or Zendesk article on a site the guru has no source (no credentials) on
+    SITE_NOT_CONNECTED = "site_not_connected"
     NOTHING_TO_INDEX = "nothing_to_index"
     DISK_FULL = "disk_full"  # the server ran out of disk space (or quota): an admin must free some
     # Providers

@@ -143,3 +143,14 @@ def youtube_collection_videos(*, url: str, kind: CollectionKind) -> Listing:
     if kind == "playlist":
         return collection_list(Collection("playlist", playlist_id_from_url(url)))
     return collection_list(channel_from_url(url))
+
+
+def source_of_site(*, guru: Guru, type: str, site: str) -> DataSource | None:
+    """A connector source of the guru on this site (a Jira base URL, a Zendesk help center),
+    one with a token first: single items on the site are read with its credentials."""
+    if type == DataSource.Type.JIRA:
+        on_site = Q(options__base_url=site)
+    else:
+        on_site = Q(url=site) | Q(url__startswith=f"{site}/")
+    sources = DataSource.objects.filter(on_site, guru=guru, type=type)
+    return sources.exclude(credential="").order_by("pk").first() or sources.order_by("pk").first()

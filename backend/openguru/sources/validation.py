@@ -107,5 +107,5 @@ def validate_source_options(
     if type == DataSource.Type.JIRA:
         return jira_source_checked(url=url, options=options, token=token)
     if type == DataSource.Type.ZENDESK:
-        return url, zendesk.options_checked(options)
+        return zendesk.zendesk_source_checked(url, options)
     return url, options

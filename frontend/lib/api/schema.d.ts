@@ -2028,6 +2028,7 @@ export interface components {
              *     * `invalid_file` - invalid_file
              *     * `no_transcript` - no_transcript
              *     * `repo_not_found` - repo_not_found
+             *     * `site_not_connected` - site_not_connected
              *     * `nothing_to_index` - nothing_to_index
              *     * `disk_full` - disk_full
              *     * `provider_unavailable` - provider_unavailable
@@ -2107,6 +2108,7 @@ export interface components {
          *     * `invalid_file` - invalid_file
          *     * `no_transcript` - no_transcript
          *     * `repo_not_found` - repo_not_found
+         *     * `site_not_connected` - site_not_connected
          *     * `nothing_to_index` - nothing_to_index
          *     * `disk_full` - disk_full
          *     * `provider_unavailable` - provider_unavailable
@@ -2115,7 +2117,7 @@ export interface components {
          *     * `internal_error` - internal_error
          * @enum {string}
          */
-        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "password_sign_in_off" | "api_key_limit" | "link_invalid" | "rate_limited" | "widget_token_required" | "widget_token_invalid" | "widget_token_expired" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
+        CodeEnum: "invalid_input" | "malformed_json" | "unsupported_media_type" | "not_found" | "guru_not_found" | "source_not_found" | "question_not_found" | "conflict" | "method_not_allowed" | "request_too_large" | "not_authenticated" | "permission_denied" | "invalid_credentials" | "not_staff" | "password_sign_in_off" | "api_key_limit" | "link_invalid" | "rate_limited" | "widget_token_required" | "widget_token_invalid" | "widget_token_expired" | "no_answer" | "overloaded" | "fetch_failed" | "url_not_allowed" | "file_too_large" | "invalid_file" | "no_transcript" | "repo_not_found" | "site_not_connected" | "nothing_to_index" | "disk_full" | "provider_unavailable" | "provider_error" | "not_configured" | "internal_error";
         CoveredRepository: {
             full_name: string;
             html_url: string;
@@ -2191,11 +2193,15 @@ export interface components {
             connector_sources?: components["schemas"]["_ConnectorRequest"][];
             faq_sources?: components["schemas"]["_NamedRequest"][];
             github_urls?: string[];
+            /** @description Single Jira issues (https://acme.atlassian.net/browse/OPS-12), read with the credentials of a Jira source the guru has on that site. */
+            jira_urls?: string[];
             text_sources?: components["schemas"]["_NamedRequest"][];
             /** @description The documentation version of every source added ("4.2"); "": every version. */
             version?: string;
             website_urls?: string[];
             youtube_urls?: string[];
+            /** @description Single help center articles (https://acme.zendesk.com/hc/en-us/articles/360001234-Title), read with the credentials of a Zendesk source the guru has on that help center. */
+            zendesk_urls?: string[];
         };
         DataSourcesUploadRequest: {
             /** @description PDF, DOCX, PPTX, XLSX, CSV, HTML, Markdown or EPUB files; the type follows the extension. */
@@ -2254,6 +2260,7 @@ export interface components {
              *     * `invalid_file` - invalid_file
              *     * `no_transcript` - no_transcript
              *     * `repo_not_found` - repo_not_found
+             *     * `site_not_connected` - site_not_connected
              *     * `nothing_to_index` - nothing_to_index
              *     * `disk_full` - disk_full
              *     * `provider_unavailable` - provider_unavailable
@@ -3208,6 +3215,8 @@ export interface components {
         SlackPayloadTypeEnum: "url_verification" | "event_callback";
         /** @description One per item sent: added, already there, or refused (with why). */
         SourceAddResult: {
+            /** @description An error's stable code: site_not_connected (a Jira or Zendesk URL on a site the guru has no source with credentials on), invalid_input, ... */
+            code?: string;
             id: number | null;
             message?: string;
             status: components["schemas"]["SourceAddResultStatusEnum"];

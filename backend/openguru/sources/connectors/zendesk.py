@@ -13,6 +13,9 @@ everything the export would add.
 An article is one HTML document linked to its `html_url`; the HTML chunker splits it at its
 headings and links each chunk to the heading's id (Zendesk's editor gives headings one).
 
+`article_id` limits a source to one article (Gurubase's single-article URLs): its link is the
+article's, so it can sit beside the help center's own source.
+
 Credentials: an API token with the agent's email in `options.email` (basic auth,
 `{email}/token:{token}`), or an OAuth access token alone (bearer). None for a public help center.
 """
@@ -70,11 +73,24 @@ def options_checked(options: Mapping[str, Any]) -> dict[str, Any]:
     email = str(options.get("email") or "").strip()
     if email and not _EMAIL.match(email):
         raise DomainError(ErrorCode.INVALID_INPUT, "email is the agent's email address.")
-    return {
+    article = str(options.get("article_id") or "").strip()
+    if article and not article.isdigit():
+        raise DomainError(ErrorCode.INVALID_INPUT, "article_id is an article's number.")
+    checked: dict[str, Any] = {
         "locale": locale,
         "section_ids": [int(s) for s in sections if str(s).strip()],
         "email": email,
     }
+    return {**checked, "article_id": int(article)} if article else checked
+
+
+def zendesk_source_checked(url: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The source's link (the help center's, or its one article's) and its checked options."""
+    checked = options_checked(options)
+    base = help_center_of(url)
+    if "article_id" not in checked:
+        return base, checked
+    return f"{base}/hc/{checked['locale']}/articles/{checked['article_id']}", checked
 
 
 def auth_headers(*, email: str, token: str) -> dict[str, str]:
@@ -100,8 +116,12 @@ class ZendeskConnector:
         self._listed: dict[str, dict[str, Any]] = {}
 
     def list_items(self) -> Iterator[Item]:
+        only = self._options.get("article_id")
         for article in self._articles():
-            if article.get("draft"):  # an agent sees drafts too; readers do not
+            if article.get("draft") or only not in (
+                None,
+                article["id"],
+            ):  # an agent sees drafts too; readers do not
                 continue
             key = f"article:{article['id']}"
             self._listed[key] = article
