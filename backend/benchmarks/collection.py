@@ -1,38 +1,16 @@
-"""Read back what the indexer stored for a source, straight from Milvus."""
+"""Read back what the indexer stored for a source, through the vector store (so either layout:
+a collection of the guru's own or its rows in a shared one)."""
 
-from typing import Any
+import sys
 
-from pymilvus import MilvusClient
+from openguru.providers.vectorstore.base import SearchHit
+from openguru.providers.vectorstore.factory import get_vector_store
 
-_PAGE = 5_000  # below Milvus' 16384 cap on offset + limit
 
-
-def chunk_rows(
-    *, uri: str, collection: str, source_id: int, fields: list[str]
-) -> list[dict[str, Any]]:
-    """Every chunk row of the source, ordered by chunk id (a stable, content-blind order)."""
-    client = MilvusClient(uri=uri)
-    rows: list[dict[str, Any]] = []
-    last_id = ""
-    try:
-        while True:
-            condition = f"source_id == {int(source_id)}"
-            if last_id:
-                condition += f' and id > "{last_id}"'  # ids are "<source>-<hex hash>": no quotes
-            page = client.query(
-                collection,
-                filter=condition,
-                output_fields=["id", *fields],
-                limit=_PAGE,
-                consistency_level="Strong",
-            )
-            page.sort(key=lambda row: row["id"])
-            rows.extend(page)
-            if len(page) < _PAGE:
-                return rows
-            last_id = page[-1]["id"]
-    finally:
-        client.close()
+def source_chunks(*, collection: str, source_id: int) -> list[SearchHit]:
+    """Every chunk of the source, ordered by chunk id (a stable, content-blind order)."""
+    hits = get_vector_store().source_chunks(collection, source_id=source_id, limit=sys.maxsize)
+    return sorted(hits, key=lambda hit: hit.id)
 
 
 def evenly_spaced(items: list[str], count: int) -> list[str]:

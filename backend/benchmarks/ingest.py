@@ -11,7 +11,7 @@ from openguru.providers.embeddings.factory import get_embedder
 from openguru.sources.chunking import default_chunk_size
 from openguru.sources.indexing import BATCH_SIZE as INDEX_BATCH_SIZE
 
-from benchmarks.collection import chunk_rows, evenly_spaced
+from benchmarks.collection import evenly_spaced, source_chunks
 from benchmarks.config import SiteScope
 from benchmarks.docs_guru import create_guru, index_again, index_first_time
 from benchmarks.stats import per_second, ratio
@@ -31,13 +31,8 @@ def run_ingest(
     e2e = per_second(chunks, first.seconds)
     log(f"ingest: {chunks} chunks in {first.seconds:.1f}s = {e2e} chunks/s end to end")
 
-    rows = chunk_rows(
-        uri=settings.MILVUS_URI,
-        collection=guru.collection_name,
-        source_id=source.pk,
-        fields=["text"],
-    )
-    texts = [row["text"] for row in rows]
+    stored = source_chunks(collection=guru.collection_name, source_id=source.pk)
+    texts = [chunk.text for chunk in stored]
     sample = evenly_spaced(texts, raw_sample)
     raw = raw_embedding_rate(embedder, sample)
     log(f"ingest: raw embedder {raw} chunks/s on {len(sample)} of those chunks")

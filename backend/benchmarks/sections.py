@@ -5,7 +5,6 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from openguru.answers.models import OutOfContextQuestion, Question
 from openguru.core.models import PlatformSettings
 from openguru.gurus.models import Guru
@@ -17,7 +16,7 @@ from benchmarks.api import run_api
 from benchmarks.api_server import ApiServer, start_api, warm_every_worker
 from benchmarks.cached import run_cached
 from benchmarks.capacity import run_capacity
-from benchmarks.collection import chunk_rows
+from benchmarks.collection import source_chunks
 from benchmarks.concurrency import ask_all_at_once, run_concurrency
 from benchmarks.config import SLACK_ONE_AT_A_TIME, WARMUP_QUESTIONS, BenchConfig
 from benchmarks.connectors import run_connectors
@@ -247,21 +246,16 @@ class SectionRunner:
         # Answers from an earlier run would be served from the cache instead of the LLM.
         Question.objects.filter(guru=guru).delete()
         OutOfContextQuestion.objects.filter(guru=guru).delete()
-        rows = [
-            row
+        chunks = [
+            chunk
             for source in guru.sources.all()
-            for row in chunk_rows(
-                uri=settings.MILVUS_URI,
-                collection=guru.collection_name,
-                source_id=source.pk,
-                fields=["text", "metadata"],
-            )
+            for chunk in source_chunks(collection=guru.collection_name, source_id=source.pk)
         ]
-        self._contexts = [row["text"] for row in rows[:8]]
+        self._contexts = [chunk.text for chunk in chunks[:8]]
         threshold = PlatformSettings.objects.get_or_create(pk=1)[0].similar_question_threshold
         return question_pool(
             get_embedder(),
-            (str((row.get("metadata") or {}).get("heading_path", "")) for row in rows),
+            (str((chunk.metadata or {}).get("heading_path", "")) for chunk in chunks),
             cache_threshold=threshold,
             needed=self.config.questions_needed(),
         )
